@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ProbingConfig(AppConfig):
+    name = "probing"
+    verbose_name = "Probing"

@@ -1,0 +1,1 @@
+"""Models are added by the issues that build this app."""
