@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from datasets import vocabulary as v
 from datasets.formats.records import SKIPPED, WARNING, InputError, ParseResult, Problem, split_compound
-from datasets.models import Compound, ImportRun, Paraphrase, Sentence, Variant
+from datasets.models import Collection, Compound, ImportRun, Paraphrase, Sentence, Variant
 
 BATCH = 2000
+DEFAULT_COLLECTION = "default"
 
 
 @dataclass
@@ -74,9 +75,9 @@ class _DryRunRollback(Exception):
     pass
 
 
-def import_records(result: ParseResult, *, importer: str, source_dir: str, options: dict | None = None,
-                   dry_run: bool = False) -> ImportSummary:
-    """Upsert everything in ``result`` in one transaction (rolled back when ``dry_run``)."""
+def import_records(result: ParseResult, *, importer: str, source_dir: str, collection: str = DEFAULT_COLLECTION,
+                   options: dict | None = None, dry_run: bool = False) -> ImportSummary:
+    """Upsert everything in ``result`` into ``collection`` in one transaction (rolled back when ``dry_run``)."""
     if result.errors:
         raise InputError(result.errors)
     summary = ImportSummary(importer=importer, dry_run=dry_run, rows_read=result.rows_read)
@@ -87,7 +88,7 @@ def import_records(result: ParseResult, *, importer: str, source_dir: str, optio
         with transaction.atomic():
             run = ImportRun.objects.create(importer=importer, source_dir=source_dir, files=result.files,
                                            options=options or {})
-            writer = _Writer(run, summary)
+            writer = _Writer(run, summary, Collection.named(collection))
             writer.write(result)
             run.summary = summary.as_dict()
             run.finished_at = timezone.now()
@@ -100,14 +101,15 @@ def import_records(result: ParseResult, *, importer: str, source_dir: str, optio
     return summary
 
 
-def _provenance(source, run: ImportRun, flags: list[str]) -> dict:
+def _provenance(source, flags: list[str]) -> dict:
     return {"source_file": source.file, "source_line": source.line, "flags": list(flags)}
 
 
 class _Writer:
     """Bulk upserts keyed by each model's natural key."""
 
-    def __init__(self, run: ImportRun, summary: ImportSummary):
+    def __init__(self, run: ImportRun, summary: ImportSummary, collection: Collection):
+        self.collection = collection
         self.run = run
         self.summary = summary
         self.compounds: dict[tuple[str, str], Compound] = {}
@@ -127,17 +129,18 @@ class _Writer:
             entry = merged.setdefault(key, {"text": rec.text, "fields": {}, "prov": None})
             entry["text"] = _better_casing(entry["text"], rec.text)
             entry["fields"].update(rec.fields)
-            entry["prov"] = _provenance(rec.source, self.run, rec.flags)
+            entry["prov"] = _provenance(rec.source, rec.flags)
         # Records that only name a compound through a sentence or variant still need one.
         for rec in [*result.sentences, *result.variants, *result.paraphrases]:
             key = (rec.language, v.compound_key(rec.compound))
             if key not in merged:
-                merged[key] = {"text": rec.compound, "fields": {}, "prov": _provenance(rec.source, self.run, [])}
+                merged[key] = {"text": rec.compound, "fields": {}, "prov": _provenance(rec.source, [])}
         existing = {}
         for language in {k[0] for k in merged}:
             keys = [k[1] for k in merged if k[0] == language]
             for i in range(0, len(keys), BATCH):
-                for c in Compound.objects.filter(language=language, key__in=keys[i : i + BATCH]):
+                batch = keys[i : i + BATCH]
+                for c in Compound.objects.filter(collection=self.collection, language=language, key__in=batch):
                     existing[(c.language, c.key)] = c
         new, changed = [], []
         for key, entry in merged.items():
@@ -147,7 +150,8 @@ class _Writer:
                 modifier, head = split_compound(entry["text"], key[0])
                 values.setdefault("modifier", modifier)
                 values.setdefault("head", head)
-                compound = Compound(language=key[0], text=entry["text"], key=key[1], import_run=self.run,
+                compound = Compound(collection=self.collection, language=key[0], text=entry["text"], key=key[1],
+                                    import_run=self.run,
                                     **values, **entry["prov"])
                 new.append(compound)
             else:
@@ -170,7 +174,7 @@ class _Writer:
             key = (compound.pk, rec.kind, rec.slot)
             entry = merged.setdefault(key, {"fields": {}, "prov": None})
             entry["fields"].update(rec.fields)
-            entry["prov"] = _provenance(rec.source, self.run, rec.flags)
+            entry["prov"] = _provenance(rec.source, rec.flags)
         needed = set(merged)
         for rec in [*result.variants, *[p for p in result.paraphrases if p.slot]]:
             compound = self._compound(rec.language, rec.compound)
@@ -188,7 +192,8 @@ class _Writer:
                 sentence = Sentence(compound_id=key[0], kind=key[1], slot=key[2], import_run=self.run,
                                     **entry["fields"], **entry["prov"])
                 new.append(sentence)
-            elif _update(sentence, entry["fields"], entry["prov"], self.run):
+            elif _update(sentence, _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"])),
+                         entry["prov"], self.run):
                 changed.append(sentence)
             else:
                 self.summary.tallies["sentences"].unchanged += 1
@@ -209,7 +214,7 @@ class _Writer:
             compound = self._compound(rec.language, rec.compound)
             sentence = self.sentences[(compound.pk, v.NATURALISTIC, rec.slot)] if rec.slot else None
             key = (compound.pk, rec.level, sentence.pk if sentence else None, rec.text)
-            merged[key] = ({"frequency": rec.frequency}, _provenance(rec.source, self.run, []))
+            merged[key] = ({"frequency": rec.frequency}, _provenance(rec.source, []))
         compound_ids = sorted({k[0] for k in merged})
         existing = {}
         for i in range(0, len(compound_ids), BATCH):
@@ -237,7 +242,7 @@ class _Writer:
             compound = self._compound(rec.language, rec.compound)
             sentence = self.sentences[(compound.pk, rec.sentence_kind, rec.sentence_slot)]
             key = (sentence.pk, rec.kind, rec.rank, rec.isolated)
-            prov = {**_provenance(rec.source, self.run, rec.flags), "source_column": rec.source.column}
+            prov = {**_provenance(rec.source, rec.flags), "source_column": rec.source.column}
             merged[key] = (rec.fields, prov)
         sentence_ids = sorted({k[0] for k in merged})
         existing = {}
@@ -251,7 +256,7 @@ class _Writer:
             if variant is None:
                 new.append(Variant(sentence_id=key[0], kind=key[1], rank=key[2], isolated=key[3],
                                    import_run=self.run, **values, **prov))
-            elif _update(variant, values, prov, self.run):
+            elif _update(variant, _keep_better_span(variant, values), prov, self.run):
                 changed.append(variant)
             else:
                 tally.unchanged += 1
@@ -265,6 +270,27 @@ def _better_casing(current: str, candidate: str) -> str:
     if candidate != candidate.lower() and current == current.lower():
         return candidate
     return current
+
+
+# A span read from tags or set by hand beats one found by searching or diffing the text.
+_SPAN_RANK = {v.SPAN_FROM_EDIT: 4, v.SPAN_FROM_TAGS: 3, v.SPAN_FROM_MARKUP: 3, v.SPAN_FROM_DIFF: 2,
+              v.SPAN_FROM_SEARCH: 2, v.SPAN_FROM_FUZZY: 1, "": 0}
+
+
+def _keep_better_span(obj: models.Model, values: dict) -> dict:
+    """Drop a weaker span from ``values`` when the text is unchanged (NCTTI after NCIMP)."""
+    if "span_source" not in values or values.get("text", obj.text) != obj.text:
+        return values
+    if _SPAN_RANK.get(values["span_source"], 0) < _SPAN_RANK.get(obj.span_source, 0):
+        return {k: x for k, x in values.items() if k not in ("span_start", "span_end", "span_source", "plural")}
+    return values
+
+
+def _keep_available_text(sentence: Sentence, values: dict) -> dict:
+    """A corpus pointer never replaces a text another file gave (NCIMP fills NCTTI's gaps)."""
+    if values.get("available") is False and sentence.available and sentence.text:
+        return {"corpus_pointer": values.get("corpus_pointer", "")}
+    return values
 
 
 def _update(obj: models.Model, values: dict, provenance: dict, run: ImportRun) -> bool:

@@ -50,6 +50,26 @@ class Provenance(models.Model):
         return f"{self.source_file}:{self.source_line}" if self.source_line else self.source_file
 
 
+class Collection(models.Model):
+    """A namespace of compounds: the public data, the demo, a team's own set. Imports name one."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.name or self.slug
+
+    @classmethod
+    def named(cls, slug: str, name: str = "") -> Collection:
+        collection, _ = cls.objects.get_or_create(slug=slug, defaults={"name": name or slug})
+        return collection
+
+
 class CompoundQuerySet(models.QuerySet):
     def for_language(self, language: str) -> CompoundQuerySet:
         return self.filter(language=language)
@@ -64,6 +84,7 @@ class CompoundQuerySet(models.QuerySet):
 class Compound(Provenance):
     """A noun compound type in one language (modifier + head)."""
 
+    collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="compounds")
     language = models.CharField(max_length=8, validators=[language_code_validator], db_index=True)
     text = models.CharField(max_length=200, help_text="Lemma form as the dataset cites it.")
     key = models.CharField(max_length=200, editable=False, help_text="Case-folded text: identity within a language.")
@@ -83,8 +104,10 @@ class Compound(Provenance):
     objects = CompoundQuerySet.as_manager()
 
     class Meta:
-        ordering = ["language", "key"]
-        constraints = [models.UniqueConstraint(fields=["language", "key"], name="compound_unique_per_language")]
+        ordering = ["collection", "language", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "language", "key"], name="compound_unique_per_language")
+        ]
 
     def __str__(self) -> str:
         return f"{self.text} ({self.language})"

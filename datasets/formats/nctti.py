@@ -25,7 +25,6 @@ from datasets.formats.records import (
     parse_score,
     read_table,
     sha256_of,
-    split_compound,
 )
 from datasets.formats.spans import find_compound, is_plural_form
 
@@ -95,12 +94,9 @@ def parse_language(directory: Path, language: str) -> ParseResult:
         if raw_class and raw_class.upper() not in v.CLASS_CODES:
             result.problem(data_path.name, line, f"unknown class {raw_class!r} (expected NC, PC or C)", column="CompScale")
             continue
-        modifier, head = split_compound(text, language)
-        record.fields.update(
-            modifier=modifier,
-            head=head,
-            compositionality_class=v.CLASS_CODES.get(raw_class.upper()),
-        )
+        # No head/modifier here: the importer guesses them for new compounds only, so
+        # that NCIMP's explicit columns are never overwritten by the guess.
+        record.fields["compositionality_class"] = v.CLASS_CODES.get(raw_class.upper())
         scores: dict[str, float | None] = {}
         bad = False
         for name in ("CompType", "MeanS1", "MeanS2", "MeanS3"):

@@ -8,6 +8,7 @@ overwrites what another file said.
 from __future__ import annotations
 
 import csv
+import re
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -175,7 +176,7 @@ def parse_score(raw: str) -> float | None:
 
 def split_compound(text: str, language: str) -> tuple[str, str]:
     """(modifier, head) by the language's head position: English head-final, Portuguese head-initial."""
-    words = text.split()
+    words = [w for w in re.split(r"[\s-]+", text) if w]
     if len(words) < 2:
         return "", text
     if language.startswith("pt"):

@@ -5,32 +5,43 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from django.core.validators import validate_slug
+
 from datasets.formats.records import InputError, ParseResult
-from datasets.importing import import_records
+from datasets.importing import DEFAULT_COLLECTION, import_records
 
 
 class ImportCommand(BaseCommand):
     importer = ""
+    default_collection = DEFAULT_COLLECTION
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--dry-run", action="store_true", help="Read and check everything, write nothing.")
         parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
+        parser.add_argument("--collection", default=self.default_collection,
+                            help=f"Collection (namespace) to import into (default: {self.default_collection}).")
 
     def parse(self, directory: Path, options: dict) -> ParseResult:
         raise NotImplementedError(f"{type(self).__name__} must implement parse()")
 
     def handle(self, *args, **options) -> None:
+        try:
+            validate_slug(options["collection"])
+        except ValidationError:
+            raise CommandError(f"--collection {options['collection']!r}: use letters, digits, - and _ only") from None
         directory = Path(options["directory"]).expanduser()
         if not directory.exists():
-            raise CommandError(f"{directory}: no such directory")
+            raise CommandError(f"{directory}: no such file or directory")
         try:
             result = self.parse(directory, options)
             summary = import_records(
                 result,
                 importer=self.importer,
                 source_dir=str(directory.resolve()),
+                collection=options["collection"],
                 options={k: options[k] for k in ("language", "languages") if options.get(k)},
                 dry_run=options["dry_run"],
             )
