@@ -118,12 +118,13 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = broker_url(env_str("CELERY_BROKER_URL") or None)
 CELERY_DIR = VAR_DIR / "celery"
 if CELERY_BROKER_URL == "filesystem://":
-    for sub in ("queue", "processed", "results"):
+    for sub in ("queue", "processed", "control", "results"):
         (CELERY_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_DIR / "queue"),
         "data_folder_out": str(CELERY_DIR / "queue"),
         "processed_folder": str(CELERY_DIR / "processed"),
+        "control_folder": str(CELERY_DIR / "control"),
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or f"file://{CELERY_DIR / 'results'}"

@@ -277,12 +277,19 @@ _SPAN_RANK = {v.SPAN_FROM_EDIT: 4, v.SPAN_FROM_TAGS: 3, v.SPAN_FROM_MARKUP: 3, v
               v.SPAN_FROM_SEARCH: 2, v.SPAN_FROM_FUZZY: 1, "": 0}
 
 
+_SPAN_FIELDS = ("text", "span_start", "span_end", "span_source", "plural")
+
+
 def _keep_better_span(obj: models.Model, values: dict) -> dict:
-    """Drop a weaker span from ``values`` when the text is unchanged (NCTTI after NCIMP)."""
-    if "span_source" not in values or values.get("text", obj.text) != obj.text:
+    """Keep a text and span read from tags (or set by hand) over one found by searching.
+
+    NCTTI after NCIMP must not undo NCIMP's tag spans, nor its corrected texts
+    ("caixas-fortes" where NCTTI has "caixas-forte").
+    """
+    if "span_source" not in values:
         return values
     if _SPAN_RANK.get(values["span_source"], 0) < _SPAN_RANK.get(obj.span_source, 0):
-        return {k: x for k, x in values.items() if k not in ("span_start", "span_end", "span_source", "plural")}
+        return {k: x for k, x in values.items() if k not in _SPAN_FIELDS}
     return values
 
 
