@@ -1,0 +1,1 @@
+"""The read-only REST API (Django REST framework) of the dataset."""

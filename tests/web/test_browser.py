@@ -1,0 +1,66 @@
+"""End to end in a real browser: the home page links to a compound whose occurrence is highlighted."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connections
+
+from tests.web.factories import make_compound, make_sentence, make_unavailable_sentence, make_variant
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM would otherwise refuse to run.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# The ``browser`` marker (tests/conftest.py) skips these tests when /usr/bin/chromium is missing, and
+# fails them under CI=true; ``chromium_launch_options`` launches Debian's Chromium headless, offline.
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(chromium_launch_options):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium_launch_options)
+        try:
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            yield context.new_page()
+            context.close()
+        finally:
+            browser.close()
+            # With Playwright's event loop running, Django's per-context connection storage hands the
+            # test its own connection; close it, or PostgreSQL refuses to drop the test database.
+            connections.close_all()
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_home_to_compound_highlights_the_occurrence(live_server, page):
+    compound = make_compound("eager beaver", gold_synonym="enthusiast")
+    sentence = make_sentence(
+        compound, "Peggy, an <b>eager beavers</b> fan, met the eager beavers.", surface="eager beavers"
+    )
+    make_variant(sentence, "enthusiasts")
+    make_unavailable_sentence(compound)
+    make_compound("olive oil")
+
+    page.goto(live_server.url + "/")
+    assert page.title() == "Idiomaticity Workbench"
+    page.get_by_role("link", name="eager beaver", exact=True).click()
+    page.wait_for_url(f"**/compounds/{compound.pk}/")
+
+    assert page.locator("h1").inner_text().startswith("eager beaver")
+    marks = page.locator("mark.nc")
+    assert marks.count() == 1
+    assert marks.inner_text() == sentence.surface == "eager beavers"
+    # The markup-looking text is shown literally, not interpreted.
+    assert "<b>eager beavers</b>" in page.locator(f"#sentence-{sentence.pk} .sentence-text").inner_text()
+    assert page.locator(f"#sentence-{sentence.pk} b").count() == 0
+
+    assert "not available (corpus pointer)" in page.locator(".sentence.unavailable").inner_text()
+
+    replacement = page.locator("mark.rep")
+    assert not replacement.is_visible()
+    page.locator("details.variants summary").click()
+    assert replacement.is_visible()
+    assert replacement.inner_text() == "enthusiasts"
