@@ -30,9 +30,7 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if word in FALSE_WORDS:
         return False
-    raise ImproperlyConfigured(
-        f"{name}={raw!r} is not a boolean: set it to one of true/false, 1/0, yes/no, on/off."
-    )
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean: set it to one of true/false, 1/0, yes/no, on/off.")
 
 
 def env_int(name: str, default: int, minimum: int | None = None) -> int:
@@ -64,18 +62,16 @@ def database_config(url: str | None, var_dir: Path) -> dict:
         return sqlite_config(var_dir / "workbench.sqlite3")
     scheme = urlparse(url).scheme
     if scheme in {"sqlite", "sqlite3"}:
+        # sqlite:///relative.db and sqlite:////absolute/path.db, as in SQLAlchemy and dj-database-url.
         path = url.split("://", 1)[1]
-        if path.startswith("/"):
-            path = path[1:] if path.startswith("//") else path
-        return sqlite_config(Path(path) if path else var_dir / "workbench.sqlite3")
+        path = path[1:] if path.startswith("/") else path
+        return sqlite_config(Path(path).resolve() if path else var_dir / "workbench.sqlite3")
     if scheme in {"postgres", "postgresql", "pgsql"}:
         import dj_database_url
 
         config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
         if not config.get("NAME"):
-            raise ImproperlyConfigured(
-                f"DATABASE_URL={url!r} names no database: use postgres://USER@HOST:PORT/DBNAME."
-            )
+            raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database: use postgres://USER@HOST:PORT/DBNAME.")
         return config
     raise ImproperlyConfigured(
         f"DATABASE_URL={url!r} has an unsupported scheme {scheme!r}: "
@@ -119,8 +115,7 @@ def secret_key(value: str | None, debug: bool, var_dir: Path) -> str:
         return value
     if not debug:
         raise ImproperlyConfigured(
-            "SECRET_KEY must be set when DEBUG is off "
-            '(python -c "import secrets; print(secrets.token_urlsafe(50))").'
+            'SECRET_KEY must be set when DEBUG is off (python -c "import secrets; print(secrets.token_urlsafe(50))").'
         )
     key_file = var_dir / "secret_key"
     if key_file.exists():

@@ -37,8 +37,9 @@ class ImportSummary:
     importer: str
     dry_run: bool
     rows_read: int = 0
-    tallies: dict[str, Tally] = field(default_factory=lambda: {k: Tally() for k in
-                                                                ("compounds", "sentences", "paraphrases", "variants")})
+    tallies: dict[str, Tally] = field(
+        default_factory=lambda: {k: Tally() for k in ("compounds", "sentences", "paraphrases", "variants")}
+    )
     warnings: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
@@ -58,7 +59,9 @@ class ImportSummary:
     def lines(self, detail: int = 20) -> list[str]:
         out = [f"{self.importer}{' (dry run: nothing written)' if self.dry_run else ''}: {self.rows_read} rows read"]
         for name, tally in self.tallies.items():
-            out.append(f"  {name:<12} created {tally.created:>6}  updated {tally.updated:>6}  unchanged {tally.unchanged:>6}")
+            out.append(
+                f"  {name:<12} created {tally.created:>6}  updated {tally.updated:>6}  unchanged {tally.unchanged:>6}"
+            )
         for title, counter in (("skipped", self.skipped), ("warnings", self.warnings)):
             for kind, count in counter.most_common():
                 out.append(f"  {title}: {count} × {kind}")
@@ -75,8 +78,15 @@ class _DryRunRollback(Exception):
     pass
 
 
-def import_records(result: ParseResult, *, importer: str, source_dir: str, collection: str = DEFAULT_COLLECTION,
-                   options: dict | None = None, dry_run: bool = False) -> ImportSummary:
+def import_records(
+    result: ParseResult,
+    *,
+    importer: str,
+    source_dir: str,
+    collection: str = DEFAULT_COLLECTION,
+    options: dict | None = None,
+    dry_run: bool = False,
+) -> ImportSummary:
     """Upsert everything in ``result`` into ``collection`` in one transaction (rolled back when ``dry_run``)."""
     if result.errors:
         raise InputError(result.errors)
@@ -86,8 +96,9 @@ def import_records(result: ParseResult, *, importer: str, source_dir: str, colle
     summary.skipped = result.problem_counts(SKIPPED)
     try:
         with transaction.atomic():
-            run = ImportRun.objects.create(importer=importer, source_dir=source_dir, files=result.files,
-                                           options=options or {})
+            run = ImportRun.objects.create(
+                importer=importer, source_dir=source_dir, files=result.files, options=options or {}
+            )
             writer = _Writer(run, summary, Collection.named(collection))
             writer.write(result)
             run.summary = summary.as_dict()
@@ -150,9 +161,15 @@ class _Writer:
                 modifier, head = split_compound(entry["text"], key[0])
                 values.setdefault("modifier", modifier)
                 values.setdefault("head", head)
-                compound = Compound(collection=self.collection, language=key[0], text=entry["text"], key=key[1],
-                                    import_run=self.run,
-                                    **values, **entry["prov"])
+                compound = Compound(
+                    collection=self.collection,
+                    language=key[0],
+                    text=entry["text"],
+                    key=key[1],
+                    import_run=self.run,
+                    **values,
+                    **entry["prov"],
+                )
                 new.append(compound)
             else:
                 values["text"] = _better_casing(compound.text, entry["text"])
@@ -178,7 +195,9 @@ class _Writer:
         needed = set(merged)
         for rec in [*result.variants, *[p for p in result.paraphrases if p.slot]]:
             compound = self._compound(rec.language, rec.compound)
-            kind, slot = (rec.sentence_kind, rec.sentence_slot) if hasattr(rec, "sentence_kind") else (v.NATURALISTIC, rec.slot)
+            kind, slot = (
+                (rec.sentence_kind, rec.sentence_slot) if hasattr(rec, "sentence_kind") else (v.NATURALISTIC, rec.slot)
+            )
             needed.add((compound.pk, kind, slot))
         compound_ids = sorted({k[0] for k in needed})
         existing = {}
@@ -189,11 +208,21 @@ class _Writer:
         for key, entry in merged.items():
             sentence = existing.get(key)
             if sentence is None:
-                sentence = Sentence(compound_id=key[0], kind=key[1], slot=key[2], import_run=self.run,
-                                    **entry["fields"], **entry["prov"])
+                sentence = Sentence(
+                    compound_id=key[0],
+                    kind=key[1],
+                    slot=key[2],
+                    import_run=self.run,
+                    **entry["fields"],
+                    **entry["prov"],
+                )
                 new.append(sentence)
-            elif _update(sentence, _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"])),
-                         entry["prov"], self.run):
+            elif _update(
+                sentence,
+                _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"])),
+                entry["prov"],
+                self.run,
+            ):
                 changed.append(sentence)
             else:
                 self.summary.tallies["sentences"].unchanged += 1
@@ -225,8 +254,17 @@ class _Writer:
         for key, (values, prov) in merged.items():
             paraphrase = existing.get(key)
             if paraphrase is None:
-                new.append(Paraphrase(compound_id=key[0], level=key[1], sentence_id=key[2], text=key[3],
-                                      import_run=self.run, **values, **prov))
+                new.append(
+                    Paraphrase(
+                        compound_id=key[0],
+                        level=key[1],
+                        sentence_id=key[2],
+                        text=key[3],
+                        import_run=self.run,
+                        **values,
+                        **prov,
+                    )
+                )
             elif _update(paraphrase, values, prov, self.run):
                 changed.append(paraphrase)
             else:
@@ -254,8 +292,17 @@ class _Writer:
         for key, (values, prov) in merged.items():
             variant = existing.get(key)
             if variant is None:
-                new.append(Variant(sentence_id=key[0], kind=key[1], rank=key[2], isolated=key[3],
-                                   import_run=self.run, **values, **prov))
+                new.append(
+                    Variant(
+                        sentence_id=key[0],
+                        kind=key[1],
+                        rank=key[2],
+                        isolated=key[3],
+                        import_run=self.run,
+                        **values,
+                        **prov,
+                    )
+                )
             elif _update(variant, _keep_better_span(variant, values), prov, self.run):
                 changed.append(variant)
             else:
@@ -273,8 +320,15 @@ def _better_casing(current: str, candidate: str) -> str:
 
 
 # A span read from tags or set by hand beats one found by searching or diffing the text.
-_SPAN_RANK = {v.SPAN_FROM_EDIT: 4, v.SPAN_FROM_TAGS: 3, v.SPAN_FROM_MARKUP: 3, v.SPAN_FROM_DIFF: 2,
-              v.SPAN_FROM_SEARCH: 2, v.SPAN_FROM_FUZZY: 1, "": 0}
+_SPAN_RANK = {
+    v.SPAN_FROM_EDIT: 4,
+    v.SPAN_FROM_TAGS: 3,
+    v.SPAN_FROM_MARKUP: 3,
+    v.SPAN_FROM_DIFF: 2,
+    v.SPAN_FROM_SEARCH: 2,
+    v.SPAN_FROM_FUZZY: 1,
+    "": 0,
+}
 
 
 _SPAN_FIELDS = ("text", "span_start", "span_end", "span_source", "plural")

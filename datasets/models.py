@@ -91,10 +91,15 @@ class Compound(Provenance):
     modifier = models.CharField(max_length=100, blank=True)
     head = models.CharField(max_length=100, blank=True)
     compositionality_class = models.CharField(max_length=24, choices=v.CLASS_CHOICES, null=True, blank=True)
-    type_score = models.FloatField(null=True, blank=True, validators=score_validators,
-                                   help_text="Reference compositionality at type level (0-5).")
-    token_score = models.FloatField(null=True, blank=True, validators=score_validators,
-                                    help_text="Reference compositionality averaged over the sentences (0-5).")
+    type_score = models.FloatField(
+        null=True, blank=True, validators=score_validators, help_text="Reference compositionality at type level (0-5)."
+    )
+    token_score = models.FloatField(
+        null=True,
+        blank=True,
+        validators=score_validators,
+        help_text="Reference compositionality averaged over the sentences (0-5).",
+    )
     gold_synonym = models.CharField(max_length=200, blank=True)
     frequency = models.FloatField(null=True, blank=True)
     modifier_frequency = models.FloatField(null=True, blank=True)
@@ -137,8 +142,12 @@ class Sentence(Provenance):
     plural = models.BooleanField(default=False, help_text="The compound occurs in the plural.")
     available = models.BooleanField(default=True, help_text="False when the public file holds only a corpus pointer.")
     corpus_pointer = models.TextField(blank=True, help_text="The pointer given instead of the text.")
-    token_score = models.FloatField(null=True, blank=True, validators=score_validators,
-                                    help_text="Reference token-level compositionality (mean over annotators).")
+    token_score = models.FloatField(
+        null=True,
+        blank=True,
+        validators=score_validators,
+        help_text="Reference token-level compositionality (mean over annotators).",
+    )
 
     class Meta:
         ordering = ["compound__language", "compound__key", "kind", "slot"]
@@ -183,11 +192,13 @@ class Paraphrase(Provenance):
         ordering = ["compound", "level", "-frequency", "text"]
         constraints = [
             models.UniqueConstraint(
-                fields=["compound", "level", "text"], condition=Q(sentence__isnull=True),
+                fields=["compound", "level", "text"],
+                condition=Q(sentence__isnull=True),
                 name="paraphrase_unique_type",
             ),
             models.UniqueConstraint(
-                fields=["compound", "sentence", "level", "text"], condition=Q(sentence__isnull=False),
+                fields=["compound", "sentence", "level", "text"],
+                condition=Q(sentence__isnull=False),
                 name="paraphrase_unique_token",
             ),
             models.CheckConstraint(

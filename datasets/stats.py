@@ -13,10 +13,18 @@ def dataset_stats(collection: str | None = None) -> dict:
         compounds = compounds.filter(collection__slug=collection)
     languages: dict[str, dict[str, int]] = {}
     for row in compounds.values("language").annotate(n=Count("id")).order_by("language"):
-        languages[row["language"]] = {"compounds": row["n"], "sentences": 0, "sentences_unavailable": 0,
-                                      "variants": 0, "paraphrases": 0}
-    sentences = Sentence.objects.filter(compound__in=compounds).values("compound__language").annotate(
-        n=Count("id"), unavailable=Count("id", filter=Q(available=False)))
+        languages[row["language"]] = {
+            "compounds": row["n"],
+            "sentences": 0,
+            "sentences_unavailable": 0,
+            "variants": 0,
+            "paraphrases": 0,
+        }
+    sentences = (
+        Sentence.objects.filter(compound__in=compounds)
+        .values("compound__language")
+        .annotate(n=Count("id"), unavailable=Count("id", filter=Q(available=False)))
+    )
     for row in sentences:
         entry = languages[row["compound__language"]]
         entry["sentences"], entry["sentences_unavailable"] = row["n"], row["unavailable"]

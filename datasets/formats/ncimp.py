@@ -28,7 +28,15 @@ from datasets.formats.records import (
     read_table,
     sha256_of,
 )
-from datasets.formats.spans import Span, TagError, find_compound, is_plural_form, span_from_diff, span_from_tags, whitespace_tokens
+from datasets.formats.spans import (
+    Span,
+    TagError,
+    find_compound,
+    is_plural_form,
+    span_from_diff,
+    span_from_tags,
+    whitespace_tokens,
+)
 
 NATURALISTIC_FILES = {f"naturalistics_examplesent{k}.csv": k for k in (1, 2, 3)}
 NEUTRAL_FILE = "neutral.csv"
@@ -159,8 +167,9 @@ def parse_file(path: Path, language: str) -> ParseResult:
             continue
         spec = column_spec(name)
         if spec is None:
-            result.problem(label, 1, f"unknown column {name!r}: not imported", severity=WARNING, column=name,
-                           kind="unknown column")
+            result.problem(
+                label, 1, f"unknown column {name!r}: not imported", severity=WARNING, column=name, kind="unknown column"
+            )
             continue
         variant_columns.append((name, index, tag, spec))
     col = {name: (index, tag) for name, index, tag in pairs}
@@ -179,14 +188,19 @@ def parse_file(path: Path, language: str) -> ParseResult:
             continue
         fields = {}
         if "compound noun head" in col and "compound noun modifier" in col:
-            fields = {"head": row[col["compound noun head"][0]].strip(),
-                      "modifier": row[col["compound noun modifier"][0]].strip()}
-        result.compounds.append(CompoundRecord(language, compound, Source(label, line), {k: x for k, x in fields.items() if x}))
+            fields = {
+                "head": row[col["compound noun head"][0]].strip(),
+                "modifier": row[col["compound noun modifier"][0]].strip(),
+            }
+        result.compounds.append(
+            CompoundRecord(language, compound, Source(label, line), {k: x for k, x in fields.items() if x})
+        )
         row_parser = _Row(result, label, line, row, col, language, compound)
         sentences = {slot: row_parser.sentence(sentence_column, kind, slot, plural=False)}
         if neutral and NEUTRAL_PLURAL_SENTENCE in col:
-            sentences[v.NEUTRAL_PLURAL_SLOT] = row_parser.sentence(NEUTRAL_PLURAL_SENTENCE, kind, v.NEUTRAL_PLURAL_SLOT,
-                                                                   plural=True)
+            sentences[v.NEUTRAL_PLURAL_SLOT] = row_parser.sentence(
+                NEUTRAL_PLURAL_SENTENCE, kind, v.NEUTRAL_PLURAL_SLOT, plural=True
+            )
         taken: dict[tuple, str] = {}
         for name, _, _, spec in variant_columns:
             row_parser.variant(name, spec, kind, sentences, taken)
@@ -196,8 +210,9 @@ def parse_file(path: Path, language: str) -> ParseResult:
 class _Row:
     """Reads one row's sentences and variants, reporting problems with the row's line."""
 
-    def __init__(self, result: ParseResult, label: str, line: int, row: list[str], col: dict, language: str,
-                 compound: str):
+    def __init__(
+        self, result: ParseResult, label: str, line: int, row: list[str], col: dict, language: str, compound: str
+    ):
         self.result, self.label, self.line, self.row, self.col = result, label, line, row, col
         self.language, self.compound = language, compound
 
@@ -224,8 +239,9 @@ class _Row:
         text, raw_tags = self.cell(name)
         source = Source(self.label, self.line, name)
         if not text.strip():
-            self.result.problem(self.label, self.line, f"empty {name!r}", severity=SKIPPED, column=name,
-                                kind="empty sentence cell")
+            self.result.problem(
+                self.label, self.line, f"empty {name!r}", severity=SKIPPED, column=name, kind="empty sentence cell"
+            )
             return None
         # corpus_pointer is left alone: NCTTI's pointer stays on record once NCIMP gives the text.
         fields = {"text": text, "available": True}
@@ -233,8 +249,9 @@ class _Row:
         span, reason = self.tags(name, text, raw_tags)
         if span is None:
             record.flags.append(f"malformed tag: {reason}")
-            self.result.problem(self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name,
-                                kind="malformed tag")
+            self.result.problem(
+                self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name, kind="malformed tag"
+            )
             matches = find_compound(text, self.compound, self.language)
             if matches:
                 span = matches[0].span
@@ -244,26 +261,41 @@ class _Row:
         else:
             fields["span_source"] = v.SPAN_FROM_TAGS
         fields["span_start"], fields["span_end"] = span if span else (None, None)
-        fields["plural"] = plural or bool(span and is_plural_form(text[span[0] : span[1]], self.compound, self.language))
+        fields["plural"] = plural or bool(
+            span and is_plural_form(text[span[0] : span[1]], self.compound, self.language)
+        )
         self.result.sentences.append(record)
         return record
 
     def variant(self, name: str, spec: Column, sentence_kind: str, sentences: dict, taken: dict) -> None:
         text, raw_tags = self.cell(name)
         if not text.strip():
-            self.result.problem(self.label, self.line, f"empty {name!r}", severity=SKIPPED, column=name,
-                                kind="empty variant cell")
+            self.result.problem(
+                self.label, self.line, f"empty {name!r}", severity=SKIPPED, column=name, kind="empty variant cell"
+            )
             return
         slot = self._pair_slot(spec, text, sentences)
         sentence = sentences.get(slot)
         if sentence is None:
-            self.result.problem(self.label, self.line, f"{name!r} has no sentence to pair with", severity=SKIPPED,
-                                column=name, kind="variant without sentence")
+            self.result.problem(
+                self.label,
+                self.line,
+                f"{name!r} has no sentence to pair with",
+                severity=SKIPPED,
+                column=name,
+                kind="variant without sentence",
+            )
             return
         key = (slot, spec.kind, spec.rank, spec.isolated)
         if key in taken:
-            self.result.problem(self.label, self.line, f"{name!r} duplicates {taken[key]!r}: skipped",
-                                severity=SKIPPED, column=name, kind="duplicate variant column")
+            self.result.problem(
+                self.label,
+                self.line,
+                f"{name!r} duplicates {taken[key]!r}: skipped",
+                severity=SKIPPED,
+                column=name,
+                kind="duplicate variant column",
+            )
             return
         taken[key] = name
         fields = {"text": text, "status": v.APPROVED, "origin": v.ORIGIN_IMPORTED}
@@ -273,8 +305,9 @@ class _Row:
             fields["span_source"] = v.SPAN_FROM_TAGS
         else:
             flags.append(f"malformed tag: {reason}")
-            self.result.problem(self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name,
-                                kind="malformed tag")
+            self.result.problem(
+                self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name, kind="malformed tag"
+            )
             original = sentence.fields
             if spec.isolated:
                 span = (0, len(text.rstrip())) if text.strip() else None
@@ -285,8 +318,18 @@ class _Row:
                 flags.append("span recovered from the minimal-pair difference")
         fields["span_start"], fields["span_end"] = span if span else (None, None)
         self.result.variants.append(
-            VariantRecord(self.language, self.compound, sentence_kind, slot, spec.kind, spec.rank, spec.isolated,
-                          Source(self.label, self.line, name), fields, flags)
+            VariantRecord(
+                self.language,
+                self.compound,
+                sentence_kind,
+                slot,
+                spec.kind,
+                spec.rank,
+                spec.isolated,
+                Source(self.label, self.line, name),
+                fields,
+                flags,
+            )
         )
 
     def _pair_slot(self, spec: Column, text: str, sentences: dict) -> int:

@@ -90,45 +90,92 @@ def parse_language(folder: Path, language: str) -> ParseResult:
                 sentences[key] = (sentence, text)
             sentence, known_text = sentences[key]
             if text != known_text:
-                result.problem(label, line, f"neutral sentence {text!r} differs from {known_text!r} in "
-                               f"{sentence.source.file}:{sentence.source.line}; the first is kept",
-                               severity=WARNING, column="neutral sentence", kind="neutral sentence differs between files")
+                result.problem(
+                    label,
+                    line,
+                    f"neutral sentence {text!r} differs from {known_text!r} in "
+                    f"{sentence.source.file}:{sentence.source.line}; the first is kept",
+                    severity=WARNING,
+                    column="neutral sentence",
+                    kind="neutral sentence differs between files",
+                )
             span = (sentence.fields["span_start"], sentence.fields["span_end"])
             for column, kind in PROBES[name].items():
                 cell = row[col[column]].strip()
                 if not cell:
-                    result.problem(label, line, f"empty {column!r}", severity=WARNING, column=column,
-                                   kind="empty variant cell")
+                    result.problem(
+                        label, line, f"empty {column!r}", severity=WARNING, column=column, kind="empty variant cell"
+                    )
                     continue
-                fields = {"text": cell, "status": v.APPROVED, "origin": v.ORIGIN_IMPORTED,
-                          "span_start": None, "span_end": None, "span_source": ""}
+                fields = {
+                    "text": cell,
+                    "status": v.APPROVED,
+                    "origin": v.ORIGIN_IMPORTED,
+                    "span_start": None,
+                    "span_end": None,
+                    "span_source": "",
+                }
                 flags = []
                 diff = span_from_diff(known_text, span, cell) if span[0] is not None else None
                 if diff:
                     fields.update(span_start=diff[0], span_end=diff[1], span_source=v.SPAN_FROM_DIFF)
                 else:
                     flags.append("replacement span not found")
-                    result.problem(label, line, f"cannot tell where {cell!r} replaces the compound",
-                                   severity=WARNING, column=column, kind="variant span not found")
-                result.variants.append(VariantRecord(language, compound, v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT,
-                                                     kind, 1, False, Source(label, line, column), fields, flags))
+                    result.problem(
+                        label,
+                        line,
+                        f"cannot tell where {cell!r} replaces the compound",
+                        severity=WARNING,
+                        column=column,
+                        kind="variant span not found",
+                    )
+                result.variants.append(
+                    VariantRecord(
+                        language,
+                        compound,
+                        v.NEUTRAL_SHORT,
+                        v.NEUTRAL_SINGULAR_SLOT,
+                        kind,
+                        1,
+                        False,
+                        Source(label, line, column),
+                        fields,
+                        flags,
+                    )
+                )
     for sentence, _ in sentences.values():
         result.sentences.append(sentence)
     return result
 
 
 def _sentence(language: str, compound: str, text: str, source: Source, result: ParseResult) -> SentenceRecord:
-    fields = {"text": text, "available": True, "corpus_pointer": "", "span_start": None, "span_end": None,
-              "span_source": "", "plural": False}
+    fields = {
+        "text": text,
+        "available": True,
+        "corpus_pointer": "",
+        "span_start": None,
+        "span_end": None,
+        "span_source": "",
+        "plural": False,
+    }
     record = SentenceRecord(language, compound, v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT, source, fields)
     matches = find_compound(text, compound, language)
     if not matches:
         record.flags.append("compound not found in the sentence")
-        result.problem(source.file, source.line, f"{compound!r} not found in {text!r}", severity=WARNING,
-                       column=source.column, kind="compound not found in sentence")
+        result.problem(
+            source.file,
+            source.line,
+            f"{compound!r} not found in {text!r}",
+            severity=WARNING,
+            column=source.column,
+            kind="compound not found in sentence",
+        )
         return record
     start, end = matches[0].span
-    fields.update(span_start=start, span_end=end,
-                  span_source=v.SPAN_FROM_SEARCH if matches[0].exact else v.SPAN_FROM_FUZZY,
-                  plural=is_plural_form(text[start:end], compound, language))
+    fields.update(
+        span_start=start,
+        span_end=end,
+        span_source=v.SPAN_FROM_SEARCH if matches[0].exact else v.SPAN_FROM_FUZZY,
+        plural=is_plural_form(text[start:end], compound, language),
+    )
     return record

@@ -92,7 +92,9 @@ def parse_language(directory: Path, language: str) -> ParseResult:
         record = CompoundRecord(language, text, source)
         raw_class = row[col["CompScale"]].strip()
         if raw_class and raw_class.upper() not in v.CLASS_CODES:
-            result.problem(data_path.name, line, f"unknown class {raw_class!r} (expected NC, PC or C)", column="CompScale")
+            result.problem(
+                data_path.name, line, f"unknown class {raw_class!r} (expected NC, PC or C)", column="CompScale"
+            )
             continue
         # No head/modifier here: the importer guesses them for new compounds only, so
         # that NCIMP's explicit columns are never overwritten by the guess.
@@ -104,18 +106,34 @@ def parse_language(directory: Path, language: str) -> ParseResult:
             try:
                 scores[name] = parse_score(raw)
             except ValueError as exc:
-                result.problem(data_path.name, line, f"{exc}" if "outside" in str(exc) else f"{name} {raw!r} is not a number",
-                               column=name)
+                result.problem(
+                    data_path.name,
+                    line,
+                    f"{exc}" if "outside" in str(exc) else f"{name} {raw!r} is not a number",
+                    column=name,
+                )
                 bad = True
                 continue
             if "," in raw and scores[name] is not None:
-                result.problem(data_path.name, line, f"decimal comma in {raw!r} read as {scores[name]}",
-                               severity=WARNING, column=name, kind="decimal comma")
+                result.problem(
+                    data_path.name,
+                    line,
+                    f"decimal comma in {raw!r} read as {scores[name]}",
+                    severity=WARNING,
+                    column=name,
+                    kind="decimal comma",
+                )
         if bad:
             continue
         if scores["CompType"] is None:
-            result.problem(data_path.name, line, f"{text!r} has no type-level score (CompType empty): imported without it",
-                           severity=WARNING, column="CompType", kind="missing type score")
+            result.problem(
+                data_path.name,
+                line,
+                f"{text!r} has no type-level score (CompType empty): imported without it",
+                severity=WARNING,
+                column="CompType",
+                kind="missing type score",
+            )
             record.flags.append("no type-level score in the source")
         record.fields["type_score"] = scores["CompType"]
         means = [scores["MeanS1"], scores["MeanS2"], scores["MeanS3"]]
@@ -136,8 +154,13 @@ def parse_language(directory: Path, language: str) -> ParseResult:
     if sent_path.exists():
         _parse_sentences(sent_path, language, compounds, token_scores, result)
     else:
-        result.problem(sent_path.name, None, "file not found: compounds imported without sentences",
-                       severity=WARNING, kind="no sentence file")
+        result.problem(
+            sent_path.name,
+            None,
+            "file not found: compounds imported without sentences",
+            severity=WARNING,
+            kind="no sentence file",
+        )
     if result.errors:
         raise InputError(result.errors)
     return result
@@ -147,8 +170,13 @@ def _paraphrase_counts(cell: str) -> Counter:
     return Counter(p for p in (" ".join(part.split()) for part in cell.split(";")) if p)
 
 
-def _parse_sentences(path: Path, language: str, compounds: dict[str, CompoundRecord],
-                     token_scores: dict[str, list[float | None]], result: ParseResult) -> None:
+def _parse_sentences(
+    path: Path,
+    language: str,
+    compounds: dict[str, CompoundRecord],
+    token_scores: dict[str, list[float | None]],
+    result: ParseResult,
+) -> None:
     header, rows = read_table(path)
     result.files.append({"name": path.name, "sha256": sha256_of(path), "rows": len(rows)})
     missing = _missing_columns(header, SENTENCE_COLUMNS)
@@ -165,8 +193,14 @@ def _parse_sentences(path: Path, language: str, compounds: dict[str, CompoundRec
         text = " ".join(row[col["compound"]].split())
         record = compounds.get(v.compound_key(text))
         if record is None:
-            result.problem(path.name, line, f"compound {text!r} is not in data_{language}.tsv: sentences skipped",
-                           severity=SKIPPED, column="compound", kind="compound not in data file")
+            result.problem(
+                path.name,
+                line,
+                f"compound {text!r} is not in data_{language}.tsv: sentences skipped",
+                severity=SKIPPED,
+                column="compound",
+                kind="compound not in data file",
+            )
             continue
         for slot in (1, 2, 3):
             column = f"sentence{slot}"
@@ -175,17 +209,43 @@ def _parse_sentences(path: Path, language: str, compounds: dict[str, CompoundRec
             fields: dict = {"token_score": token_scores[v.compound_key(text)][slot - 1]}
             sentence = SentenceRecord(language, record.text, v.NATURALISTIC, slot, source, fields)
             if CORPUS_POINTER.match(cell):
-                fields.update(text="", available=False, corpus_pointer=cell.strip(), span_start=None, span_end=None,
-                              span_source="", plural=False)
+                fields.update(
+                    text="",
+                    available=False,
+                    corpus_pointer=cell.strip(),
+                    span_start=None,
+                    span_end=None,
+                    span_source="",
+                    plural=False,
+                )
                 sentence.flags.append("corpus pointer instead of text")
-                result.problem(path.name, line, f"{column} is a corpus pointer, not a sentence: marked unavailable",
-                               severity=WARNING, column=column, kind="corpus pointer")
+                result.problem(
+                    path.name,
+                    line,
+                    f"{column} is a corpus pointer, not a sentence: marked unavailable",
+                    severity=WARNING,
+                    column=column,
+                    kind="corpus pointer",
+                )
             elif not cell.strip():
-                fields.update(text="", available=False, corpus_pointer="", span_start=None, span_end=None,
-                              span_source="", plural=False)
+                fields.update(
+                    text="",
+                    available=False,
+                    corpus_pointer="",
+                    span_start=None,
+                    span_end=None,
+                    span_source="",
+                    plural=False,
+                )
                 sentence.flags.append("empty sentence cell")
-                result.problem(path.name, line, f"{column} is empty: marked unavailable",
-                               severity=WARNING, column=column, kind="empty sentence")
+                result.problem(
+                    path.name,
+                    line,
+                    f"{column} is empty: marked unavailable",
+                    severity=WARNING,
+                    column=column,
+                    kind="empty sentence",
+                )
             else:
                 fields.update(text=cell, available=True, corpus_pointer="")
                 _locate(sentence, cell, record.text, language, result)
@@ -199,21 +259,40 @@ def _locate(sentence: SentenceRecord, text: str, compound: str, language: str, r
     if not matches:
         sentence.fields.update(span_start=None, span_end=None, span_source="", plural=False)
         sentence.flags.append("compound not found in the sentence")
-        result.problem(source.file, source.line, f"{compound!r} not found in {source.column}",
-                       severity=WARNING, column=source.column, kind="compound not found in sentence")
+        result.problem(
+            source.file,
+            source.line,
+            f"{compound!r} not found in {source.column}",
+            severity=WARNING,
+            column=source.column,
+            kind="compound not found in sentence",
+        )
         return
     first = matches[0]
     start, end = first.span
     sentence.fields.update(
-        span_start=start, span_end=end,
+        span_start=start,
+        span_end=end,
         span_source=v.SPAN_FROM_SEARCH if first.exact else v.SPAN_FROM_FUZZY,
         plural=is_plural_form(text[start:end], compound, language),
     )
     if not first.exact:
         sentence.flags.append(f"compound matched only by prefix: {text[start:end]!r}")
-        result.problem(source.file, source.line, f"{compound!r} matched only by prefix as {text[start:end]!r}",
-                       severity=WARNING, column=source.column, kind="compound matched by prefix only")
+        result.problem(
+            source.file,
+            source.line,
+            f"{compound!r} matched only by prefix as {text[start:end]!r}",
+            severity=WARNING,
+            column=source.column,
+            kind="compound matched by prefix only",
+        )
     if len(matches) > 1:
         sentence.flags.append(f"compound occurs {len(matches)} times; the first is marked")
-        result.problem(source.file, source.line, f"{compound!r} occurs {len(matches)} times; the first is marked",
-                       severity=WARNING, column=source.column, kind="compound occurs more than once")
+        result.problem(
+            source.file,
+            source.line,
+            f"{compound!r} occurs {len(matches)} times; the first is marked",
+            severity=WARNING,
+            column=source.column,
+            kind="compound occurs more than once",
+        )

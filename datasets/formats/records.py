@@ -8,8 +8,8 @@ overwrites what another file said.
 from __future__ import annotations
 
 import csv
-import re
 import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path

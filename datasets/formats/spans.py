@@ -77,9 +77,15 @@ def span_from_diff(original: str, original_span: Span, variant: str) -> Span | N
 
 
 _AGREEING_WORDS = [
-    {"a", "an"}, {"this", "these"}, {"is", "are"},
-    {"um", "uma", "uns", "umas"}, {"o", "a", "os", "as"}, {"este", "esta", "estes", "estas"},
-    {"é", "são"}, {"do", "da", "dos", "das"}, {"no", "na", "nos", "nas"},
+    {"a", "an"},
+    {"this", "these"},
+    {"is", "are"},
+    {"um", "uma", "uns", "umas"},
+    {"o", "a", "os", "as"},
+    {"este", "esta", "estes", "estas"},
+    {"é", "são"},
+    {"do", "da", "dos", "das"},
+    {"no", "na", "nos", "nas"},
 ]
 
 
@@ -97,9 +103,20 @@ class Match:
 
 
 _EN_IRREGULAR_PLURALS = {
-    "man": "men", "woman": "women", "child": "children", "foot": "feet", "tooth": "teeth",
-    "mouse": "mice", "goose": "geese", "person": "people", "louse": "lice", "ox": "oxen",
-    "die": "dice", "penny": "pence", "criterion": "criteria", "phenomenon": "phenomena",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "foot": "feet",
+    "tooth": "teeth",
+    "mouse": "mice",
+    "goose": "geese",
+    "person": "people",
+    "louse": "lice",
+    "ox": "oxen",
+    "die": "dice",
+    "penny": "pence",
+    "criterion": "criteria",
+    "phenomenon": "phenomena",
 }
 
 

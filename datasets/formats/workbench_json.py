@@ -92,13 +92,25 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
         raise ValueError(f"{text!r} has {len(sentences)} sentences; give 1 to 3")
     scores = [_score(s.get("token_score"), "token_score") for s in sentences]
     present = [s for s in scores if s is not None]
-    result.compounds.append(CompoundRecord(language, text, source, {
-        "modifier": item["modifier"], "head": item["head"], "compositionality_class": item.get("class"),
-        "type_score": _score(item.get("type_score"), "type_score"),
-        "token_score": round(sum(present) / len(present), 4) if present else None,
-        "gold_synonym": item.get("gold_synonym", ""),
-    }))
-    marked = [(v.NATURALISTIC, slot, s["text"], score, None) for slot, (s, score) in enumerate(zip(sentences, scores), 1)]
+    result.compounds.append(
+        CompoundRecord(
+            language,
+            text,
+            source,
+            {
+                "modifier": item["modifier"],
+                "head": item["head"],
+                "compositionality_class": item.get("class"),
+                "type_score": _score(item.get("type_score"), "type_score"),
+                "token_score": round(sum(present) / len(present), 4) if present else None,
+                "gold_synonym": item.get("gold_synonym", ""),
+            },
+        )
+    )
+    marked = [
+        (v.NATURALISTIC, slot, s["text"], score, None)
+        for slot, (s, score) in enumerate(zip(sentences, scores, strict=True), 1)
+    ]
     for name, text_value in (item.get("neutral") or {}).items():
         if name not in NEUTRAL_SLOTS:
             raise ValueError(f"unknown neutral sentence {name!r}; use {', '.join(NEUTRAL_SLOTS)}")
@@ -106,9 +118,16 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
         marked.append((kind, slot, text_value, None, plural))
     for kind, slot, marked_text, score, plural in marked:
         plain, (start, end) = unbracket(marked_text)
-        fields = {"text": plain, "span_start": start, "span_end": end, "span_source": v.SPAN_FROM_MARKUP,
-                  "available": True, "corpus_pointer": "", "token_score": score,
-                  "plural": plural if plural is not None else is_plural_form(plain[start:end], text, language)}
+        fields = {
+            "text": plain,
+            "span_start": start,
+            "span_end": end,
+            "span_source": v.SPAN_FROM_MARKUP,
+            "available": True,
+            "corpus_pointer": "",
+            "token_score": score,
+            "plural": plural if plural is not None else is_plural_form(plain[start:end], text, language),
+        }
         result.sentences.append(SentenceRecord(language, text, kind, slot, source, fields))
     paraphrases = list(item.get("paraphrases") or [])
     top = max((int(p["frequency"]) for p in paraphrases), default=0)
@@ -116,4 +135,6 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
         # The gold synonym is the most frequent type-level paraphrase, as in the papers.
         paraphrases.insert(0, {"text": item["gold_synonym"], "frequency": top + 1})
     for p in paraphrases:
-        result.paraphrases.append(ParaphraseRecord(language, text, v.TYPE_LEVEL, p["text"], int(p["frequency"]), source))
+        result.paraphrases.append(
+            ParaphraseRecord(language, text, v.TYPE_LEVEL, p["text"], int(p["frequency"]), source)
+        )

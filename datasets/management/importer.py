@@ -7,7 +7,6 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-
 from django.core.validators import validate_slug
 
 from datasets.formats.records import InputError, ParseResult
@@ -21,8 +20,11 @@ class ImportCommand(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--dry-run", action="store_true", help="Read and check everything, write nothing.")
         parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
-        parser.add_argument("--collection", default=self.default_collection,
-                            help=f"Collection (namespace) to import into (default: {self.default_collection}).")
+        parser.add_argument(
+            "--collection",
+            default=self.default_collection,
+            help=f"Collection (namespace) to import into (default: {self.default_collection}).",
+        )
 
     def parse(self, directory: Path, options: dict) -> ParseResult:
         raise NotImplementedError(f"{type(self).__name__} must implement parse()")

@@ -74,7 +74,9 @@ def test_missing_columns_name_the_file_and_what_was_found(tmp_path):
 
 
 def test_a_file_that_is_not_utf8_is_refused(tmp_path):
-    (tmp_path / "data_en.tsv").write_bytes(DATA_HEADER.encode() + '"café"\t"C"\t"4"\t"4"\t"4"\t"4"\t""\t""\t""\t""\n'.encode("latin-1"))
+    (tmp_path / "data_en.tsv").write_bytes(
+        DATA_HEADER.encode() + '"café"\t"C"\t"4"\t"4"\t"4"\t"4"\t""\t""\t""\t""\n'.encode("latin-1")
+    )
     with pytest.raises(CommandError, match="data_en.tsv: not UTF-8"):
         call_command("import_nctti", str(tmp_path))
 
@@ -97,8 +99,10 @@ def test_a_compound_missing_from_its_sentence_is_reported_not_guessed(tmp_path):
     assert sentence.flags == ["compound not found in the sentence"]
 
 
-NCIMP_HEADER = ("compound,compound noun,compound noun_tag,original sentence,original sentence_tag,"
-                "synonym for compound,synonym for compound_tag\n")
+NCIMP_HEADER = (
+    "compound,compound noun,compound noun_tag,original sentence,original sentence_tag,"
+    "synonym for compound,synonym for compound_tag\n"
+)
 
 
 def test_ncimp_uses_the_tag_position_when_the_compound_occurs_twice(tmp_path):
@@ -107,7 +111,8 @@ def test_ncimp_uses_the_tag_position_when_the_compound_occurs_twice(tmp_path):
     variant = "o pé frio disse que o azarado chegou ."
     variant_tags = "[False, False, False, False, False, False, True, False, False]"
     (tmp_path / "naturalistics_examplesent1.csv").write_text(
-        NCIMP_HEADER + f'pé frio,pé frio,"[True, True]",{text},"{tags}",{variant},"{variant_tags}"\n', encoding="utf-8")
+        NCIMP_HEADER + f'pé frio,pé frio,"[True, True]",{text},"{tags}",{variant},"{variant_tags}"\n', encoding="utf-8"
+    )
     import_json("import_ncimp", str(tmp_path), "--language", "pt")
     sentence = Sentence.objects.get()
     assert (sentence.span_start, sentence.span_end) == (text.rindex("pé frio"), text.rindex("pé frio") + 7)
@@ -121,7 +126,8 @@ def test_ncimp_malformed_tags_are_reported_with_file_line_and_column(tmp_path):
         NCIMP_HEADER + f'pé frio,pé frio,"[True, True]",{text},"[False, True, True, False, False]",'
         f'um azarado chegou .,"[False, True, True, False, False]"\n'
         f'pé quente,pé quente,"[True, True]",um pé quente .,"not a list",um sortudo .,"[False, True, False]"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     summary = import_json("import_ncimp", str(tmp_path), "--language", "pt")
     assert summary["warnings"] == {"malformed tag": 2}
     azarado = Variant.objects.get(sentence__compound__key="pé frio", kind=v.SYNONYM_NC)
@@ -151,8 +157,12 @@ def test_a_database_error_midway_leaves_nothing_behind(tmp_path, monkeypatch):
 
 
 def test_commands_exit_non_zero_with_a_one_line_reason(tmp_path):
-    result = subprocess.run([sys.executable, "manage.py", "import_nctti", str(tmp_path / "nowhere")],
-                            capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_nctti", str(tmp_path / "nowhere")],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1].startswith("CommandError: ")
     assert "no such file or directory" in result.stderr

@@ -87,7 +87,10 @@ def test_ncimp_portuguese_turns_tags_into_spans_and_columns_into_variants(shared
     assert by_kind[(v.SYNONYM_NC, 1, False)].replacement == "tremores de terra"
     assert by_kind[(v.SYNONYM_BOTH, 1, False)].replacement == "trepidações enérgicas"
     assert by_kind[(v.ORIGINAL, 1, True)].text == "abalos sísmicos"
-    assert [by_kind[(v.RANDOM_FREQ, k, False)].replacement for k in (1, 2)] == ["índios aculturados", "cruzadores auxiliares"]
+    assert [by_kind[(v.RANDOM_FREQ, k, False)].replacement for k in (1, 2)] == [
+        "índios aculturados",
+        "cruzadores auxiliares",
+    ]
     assert by_kind[(v.RANDOM, 1, False)].replacement == "novos-ricos"
     assert sum(1 for kind, _, _ in by_kind if kind == v.RANDOM_FREQ) == 5
     assert sum(1 for kind, _, _ in by_kind if kind == v.RANDOM) == 5
@@ -108,8 +111,11 @@ def test_ncimp_english_neutral_reports_every_malformed_tag_and_recovers_the_span
     summary = run_json("import_ncimp", str(shared_data / "ncimp" / "EN"), "--language", "en")
     assert summary["compounds"]["created"] == 281
     assert summary["warnings"]["malformed tag"] == 1124
-    flagged = [f for f in Variant.objects.values_list("flags", flat=True)
-               if "span recovered from the minimal-pair difference" in f]
+    flagged = [
+        f
+        for f in Variant.objects.values_list("flags", flat=True)
+        if "span recovered from the minimal-pair difference" in f
+    ]
     assert len(flagged) == 1124
     awarding = Variant.objects.get(sentence__compound__key="academy award", kind=v.HEAD_SYNONYM_ONLY, rank=2)
     assert awarding.text == "This is awarding"
@@ -127,8 +133,11 @@ def test_every_import_of_all_public_data_gives_the_published_counts(shared_data)
     # 280 NCTTI compounds plus "dust storm", which only NCS and NCIMP have.
     assert stats["en"]["compounds"] == 281
     assert stats["pt"]["compounds"] == 180
-    assert stats["en"]["sentences_unavailable"] == Sentence.objects.filter(
-        compound__language="en", corpus_pointer__startswith="sent").count() > 200
+    assert (
+        stats["en"]["sentences_unavailable"]
+        == Sentence.objects.filter(compound__language="en", corpus_pointer__startswith="sent").count()
+        > 200
+    )
     # NCIMP gives the text of every Portuguese sentence NCTTI had only as a pointer.
     assert stats["pt"]["sentences_unavailable"] == 0
     assert Sentence.objects.filter(compound__language="pt", available=True).exclude(corpus_pointer="").count() == 42
@@ -144,11 +153,18 @@ def test_reimporting_changes_nothing(shared_data):
     nctti_again = run_json("import_nctti", str(shared_data / "nctti"))
     assert nctti_again["compounds"] == {"created": 0, "updated": 0, "unchanged": 460}
     assert nctti_again["paraphrases"]["created"] == nctti_again["paraphrases"]["updated"] == 0
-    assert counts == (Compound.objects.count(), Sentence.objects.count(), Variant.objects.count(),
-                      Paraphrase.objects.count())
+    assert counts == (
+        Compound.objects.count(),
+        Sentence.objects.count(),
+        Variant.objects.count(),
+        Paraphrase.objects.count(),
+    )
     # NCTTI's text search never overrides the NCIMP tag spans.
-    assert not Sentence.objects.filter(compound__language="pt", kind=v.NATURALISTIC).exclude(
-        span_source=v.SPAN_FROM_TAGS).exists()
+    assert (
+        not Sentence.objects.filter(compound__language="pt", kind=v.NATURALISTIC)
+        .exclude(span_source=v.SPAN_FROM_TAGS)
+        .exists()
+    )
 
 
 def test_dry_run_reports_the_same_counts_and_writes_nothing(shared_data):

@@ -44,8 +44,26 @@ def test_the_embedded_broker_feeds_a_real_worker_process(tmp_path):
     subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork", "--concurrency", "1",
-         "-l", "warning"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            "1",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         code = (
             "import django; django.setup();"
@@ -53,8 +71,14 @@ def test_the_embedded_broker_feeds_a_real_worker_process(tmp_path):
             "print(t.delay('demo', 'pt').get(timeout=60))"
         )
         started = time.monotonic()
-        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "12"
         assert time.monotonic() - started < 120

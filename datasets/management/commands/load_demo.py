@@ -15,8 +15,12 @@ class Command(ImportCommand):
     default_collection = "demo"
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--file", dest="directory", default=str(DEMO_FILE),
-                            help="A dataset in the workbench JSON format (default: the bundled demo).")
+        parser.add_argument(
+            "--file",
+            dest="directory",
+            default=str(DEMO_FILE),
+            help="A dataset in the workbench JSON format (default: the bundled demo).",
+        )
         super().add_arguments(parser)
 
     def parse(self, path: Path, options: dict) -> ParseResult:

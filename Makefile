@@ -1,0 +1,23 @@
+# Quick start: `make demo` (the app with demo data at http://127.0.0.1:8000/) and `make test`.
+.PHONY: install demo test ci lint format run-worker
+
+install:  ## create .venv, install Debian + Python requirements (quick when done)
+	bash scripts/install.sh
+
+demo:  ## migrate, load demo data, run web + Celery worker + beat (PORT=8000)
+	bash scripts/demo.sh
+
+test:  ## ruff, migrations check, pytest -n 2 against PostgreSQL/Redis (ARGS="-k foo")
+	bash scripts/test.sh $(ARGS)
+
+ci:  ## what CI runs
+	bash .ci/run
+
+lint:  ## ruff check + format check
+	bash scripts/install.sh && .venv/bin/ruff check . && .venv/bin/ruff format --check .
+
+format:  ## apply ruff's formatting and safe fixes
+	bash scripts/install.sh && .venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+run-worker:  ## a Celery worker in the foreground
+	bash scripts/install.sh && .venv/bin/celery -A config worker -l info --concurrency 2

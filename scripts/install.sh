@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Install what the workbench needs; safe to run again, and quick when nothing changed.
+#
+#   1. Debian packages (only as root with apt-get; a failure is a warning, not fatal),
+#   2. the virtualenv .venv (python3 -m venv),
+#   3. pip install -r requirements/dev.txt, only when requirements/*.txt changed since the
+#      last successful install (hash kept in .venv/.requirements.sha256).
+#
+# Environment: PYTHON (default python3), WORKBENCH_REQUIREMENTS (default requirements/dev.txt),
+# WORKBENCH_SKIP_APT=1 to leave Debian packages alone.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+say() { printf 'install: %s\n' "$*"; }
+warn() { printf 'install: WARNING: %s\n' "$*" >&2; }
+
+# Browser tests (chromium), English WordNet and the Portuguese thesauri.
+DEBIAN_PACKAGES=(chromium wordnet-base wordnet-sense-index mythes-pt-pt mythes-pt-br)
+REQUIREMENTS="${WORKBENCH_REQUIREMENTS:-requirements/dev.txt}"
+PYTHON="${PYTHON:-python3}"
+VENV=.venv
+STAMP="$VENV/.requirements.sha256"
+
+# --- 1. Debian packages -----------------------------------------------------------------
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in "${DEBIAN_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+            missing+=("$pkg")
+        fi
+    done
+fi
+if [ "${#missing[@]}" -eq 0 ]; then
+    command -v dpkg-query >/dev/null 2>&1 && say "Debian packages present"
+elif [ "${WORKBENCH_SKIP_APT:-0}" = 1 ]; then
+    warn "missing Debian packages (WORKBENCH_SKIP_APT=1): ${missing[*]}"
+elif [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes
+    apt_opts=(-q -y -o DPkg::Lock::Timeout=300)
+    if apt-get "${apt_opts[@]}" update >/dev/null &&
+        apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" >/dev/null; then
+        say "Debian packages installed"
+    else
+        warn "apt-get failed; continuing without: ${missing[*]} (browser/WordNet tests may skip)"
+    fi
+else
+    warn "missing Debian packages: ${missing[*]}"
+    warn "install them with: sudo apt-get install --no-install-recommends ${missing[*]}"
+fi
+
+# --- 2. virtualenv ------------------------------------------------------------------------
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "install: ERROR: $PYTHON is not Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
+    exit 1
+fi
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import sys' 2>/dev/null; then
+    say "creating $VENV with $("$PYTHON" -V 2>&1)"
+    "$PYTHON" -m venv --clear "$VENV"
+    rm -f "$STAMP"
+fi
+
+# --- 3. Python requirements ----------------------------------------------------------------
+wanted="$(
+    {
+        echo "$REQUIREMENTS"
+        "$VENV/bin/python" -V 2>&1
+        cat requirements/*.txt
+    } | sha256sum | cut -d' ' -f1
+)"
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$wanted" ]; then
+    say "Python requirements up to date ($REQUIREMENTS)"
+else
+    say "pip install -r $REQUIREMENTS (a few minutes on a fresh machine)"
+    # (Drops pip's warnings about configured local index folders that do not exist.)
+    { "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQUIREMENTS" 2>&1 1>&3 |
+        { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2; } 3>&1
+    echo "$wanted" >"$STAMP"
+    say "Python requirements installed"
+fi
