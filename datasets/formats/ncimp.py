@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from datasets import vocabulary as v
+from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     SKIPPED,
     WARNING,
@@ -31,7 +32,6 @@ from datasets.formats.records import (
 from datasets.formats.spans import (
     Span,
     TagError,
-    find_compound,
     is_plural_form,
     span_from_diff,
     span_from_tags,
@@ -248,22 +248,12 @@ class _Row:
         record = SentenceRecord(self.language, self.compound, kind, slot, source, fields)
         span, reason = self.tags(name, text, raw_tags)
         if span is None:
-            record.flags.append(f"malformed tag: {reason}")
-            self.result.problem(
-                self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name, kind="malformed tag"
-            )
-            matches = find_compound(text, self.compound, self.language)
-            if matches:
-                span = matches[0].span
-                fields["span_source"] = v.SPAN_FROM_SEARCH if matches[0].exact else v.SPAN_FROM_FUZZY
-            else:
-                fields["span_source"] = ""
+            self.result.warn(source, f"malformed tag: {reason}", "malformed tag", record)
+            locate_compound(record, text, self.compound, self.language, self.result)
         else:
-            fields["span_source"] = v.SPAN_FROM_TAGS
-        fields["span_start"], fields["span_end"] = span if span else (None, None)
-        fields["plural"] = plural or bool(
-            span and is_plural_form(text[span[0] : span[1]], self.compound, self.language)
-        )
+            fields.update(span_start=span[0], span_end=span[1], span_source=v.SPAN_FROM_TAGS)
+            fields["plural"] = is_plural_form(text[span[0] : span[1]], self.compound, self.language)
+        fields["plural"] = plural or fields["plural"]
         self.result.sentences.append(record)
         return record
 
@@ -304,10 +294,8 @@ class _Row:
         if span is not None:
             fields["span_source"] = v.SPAN_FROM_TAGS
         else:
+            self.result.warn(Source(self.label, self.line, name), f"malformed tag: {reason}", "malformed tag")
             flags.append(f"malformed tag: {reason}")
-            self.result.problem(
-                self.label, self.line, f"malformed tag: {reason}", severity=WARNING, column=name, kind="malformed tag"
-            )
             original = sentence.fields
             if spec.isolated:
                 span = (0, len(text.rstrip())) if text.strip() else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from datasets import vocabulary as v
+from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     WARNING,
     CompoundRecord,
@@ -22,7 +23,7 @@ from datasets.formats.records import (
     read_table,
     sha256_of,
 )
-from datasets.formats.spans import find_compound, is_plural_form, span_from_diff
+from datasets.formats.spans import span_from_diff
 
 # file -> {column: variant kind}
 PROBES = {
@@ -149,33 +150,7 @@ def parse_language(folder: Path, language: str) -> ParseResult:
 
 
 def _sentence(language: str, compound: str, text: str, source: Source, result: ParseResult) -> SentenceRecord:
-    fields = {
-        "text": text,
-        "available": True,
-        "corpus_pointer": "",
-        "span_start": None,
-        "span_end": None,
-        "span_source": "",
-        "plural": False,
-    }
+    fields = {"text": text, "available": True, "corpus_pointer": ""}
     record = SentenceRecord(language, compound, v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT, source, fields)
-    matches = find_compound(text, compound, language)
-    if not matches:
-        record.flags.append("compound not found in the sentence")
-        result.problem(
-            source.file,
-            source.line,
-            f"{compound!r} not found in {text!r}",
-            severity=WARNING,
-            column=source.column,
-            kind="compound not found in sentence",
-        )
-        return record
-    start, end = matches[0].span
-    fields.update(
-        span_start=start,
-        span_end=end,
-        span_source=v.SPAN_FROM_SEARCH if matches[0].exact else v.SPAN_FROM_FUZZY,
-        plural=is_plural_form(text[start:end], compound, language),
-    )
+    locate_compound(record, text, compound, language, result)
     return record

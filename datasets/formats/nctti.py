@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from datasets import vocabulary as v
+from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     SKIPPED,
     WARNING,
@@ -26,7 +27,6 @@ from datasets.formats.records import (
     read_table,
     sha256_of,
 )
-from datasets.formats.spans import find_compound, is_plural_form
 
 DATA_COLUMNS = ["compound", "CompScale", "CompType", "MeanS1", "MeanS2", "MeanS3", "Synonyms"]
 SENTENCE_COLUMNS = ["compound", "sentence1", "sentence2", "sentence3"]
@@ -248,51 +248,5 @@ def _parse_sentences(
                 )
             else:
                 fields.update(text=cell, available=True, corpus_pointer="")
-                _locate(sentence, cell, record.text, language, result)
+                locate_compound(sentence, cell, record.text, language, result)
             result.sentences.append(sentence)
-
-
-def _locate(sentence: SentenceRecord, text: str, compound: str, language: str, result: ParseResult) -> None:
-    """NCTTI gives no span: find the compound (inflection allowed) and report what is doubtful."""
-    source = sentence.source
-    matches = find_compound(text, compound, language)
-    if not matches:
-        sentence.fields.update(span_start=None, span_end=None, span_source="", plural=False)
-        sentence.flags.append("compound not found in the sentence")
-        result.problem(
-            source.file,
-            source.line,
-            f"{compound!r} not found in {source.column}",
-            severity=WARNING,
-            column=source.column,
-            kind="compound not found in sentence",
-        )
-        return
-    first = matches[0]
-    start, end = first.span
-    sentence.fields.update(
-        span_start=start,
-        span_end=end,
-        span_source=v.SPAN_FROM_SEARCH if first.exact else v.SPAN_FROM_FUZZY,
-        plural=is_plural_form(text[start:end], compound, language),
-    )
-    if not first.exact:
-        sentence.flags.append(f"compound matched only by prefix: {text[start:end]!r}")
-        result.problem(
-            source.file,
-            source.line,
-            f"{compound!r} matched only by prefix as {text[start:end]!r}",
-            severity=WARNING,
-            column=source.column,
-            kind="compound matched by prefix only",
-        )
-    if len(matches) > 1:
-        sentence.flags.append(f"compound occurs {len(matches)} times; the first is marked")
-        result.problem(
-            source.file,
-            source.line,
-            f"{compound!r} occurs {len(matches)} times; the first is marked",
-            severity=WARNING,
-            column=source.column,
-            kind="compound occurs more than once",
-        )

@@ -110,6 +110,12 @@ class ParseResult:
     def problem(self, *args, **kwargs) -> None:
         self.problems.append(Problem(*args, **kwargs))
 
+    def warn(self, source: Source, reason: str, kind: str, record=None, flag: str | None = None) -> None:
+        """A problem the import survives: reported, and flagged on the record it concerns."""
+        self.problems.append(Problem(source.file, source.line, reason, WARNING, source.column, kind))
+        if record is not None:
+            record.flags.append(flag or reason)
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == ERROR]
