@@ -1,1 +1,189 @@
-"""Models are added by the issues that build this app."""
+"""Annotation campaigns (Reddy et al. 2011 protocol): items, annotators, assignments, ratings."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from datasets.models import Collection, Compound, Sentence
+
+SCORE = [MinValueValidator(0), MaxValueValidator(5)]
+
+
+def completion_code() -> str:
+    return secrets.token_hex(4).upper()
+
+
+class Campaign(models.Model):
+    """A set of items to rate, N ratings each, by crowd workers or local accounts."""
+
+    TOKEN, TYPE = "token", "type"
+    LEVEL_CHOICES = [(TOKEN, "Token level: one sentence per item"), (TYPE, "Type level: a compound with its sentences")]
+    DRAFT, OPEN, PAUSED, CLOSED = "draft", "open", "paused", "closed"
+    STATUS_CHOICES = [(DRAFT, "Draft"), (OPEN, "Open"), (PAUSED, "Paused"), (CLOSED, "Closed")]
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="campaigns")
+    language = models.CharField(max_length=8)
+    level = models.CharField(max_length=5, choices=LEVEL_CHOICES, default=TOKEN)
+    ratings_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
+    seed = models.PositiveIntegerField(default=0, help_text="Seed of the item order and tie-breaks.")
+    max_items_per_annotator = models.PositiveIntegerField(null=True, blank=True)
+    reservation_minutes = models.PositiveIntegerField(
+        default=30, validators=[MinValueValidator(1)], help_text="An unanswered item is released after this."
+    )
+    instructions = models.TextField(blank=True)
+    consent_text = models.TextField(blank=True)
+    training_pass_mark = models.FloatField(
+        default=0.8, validators=[MinValueValidator(0), MaxValueValidator(1)], help_text="Share of gold items right."
+    )
+    gold_tolerance = models.PositiveSmallIntegerField(default=1, help_text="A gold answer within ±this is right.")
+    completion_code = models.CharField(max_length=40, default=completion_code)
+    completion_url = models.URLField(blank=True, help_text="Where crowd workers go at the end (Prolific, MTurk).")
+    status = models.CharField(max_length=6, choices=STATUS_CHOICES, default=DRAFT, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Item(models.Model):
+    """One thing to rate: a sentence (token level) or a compound (type level)."""
+
+    REGULAR, TRAINING, ATTENTION = "regular", "training", "attention"
+    ROLE_CHOICES = [(REGULAR, "Regular"), (TRAINING, "Training (gold, with feedback)"), (ATTENTION, "Attention check")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
+    compound = models.ForeignKey(Compound, on_delete=models.PROTECT, related_name="+")
+    sentence = models.ForeignKey(Sentence, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(max_length=9, choices=ROLE_CHOICES, default=REGULAR)
+    order_key = models.PositiveIntegerField(help_text="Seeded random position: the tie-break among equals.")
+    taken = models.PositiveSmallIntegerField(default=0, help_text="Submitted ratings plus live reservations.")
+    gold_compound = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
+    gold_head = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
+    gold_modifier = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
+    feedback = models.TextField(blank=True, help_text="Shown after a training item.")
+
+    class Meta:
+        ordering = ["campaign", "order_key"]
+        indexes = [models.Index(fields=["campaign", "role", "taken", "order_key"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "sentence"], condition=Q(sentence__isnull=False), name="item_unique_sentence"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "compound"], condition=Q(sentence__isnull=True), name="item_unique_compound"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.slug} #{self.pk} {self.compound.text}"
+
+
+class Annotator(models.Model):
+    """A person taking part in one campaign: a local account or a crowd worker's external id."""
+
+    LOCAL, PROLIFIC, MTURK, GENERIC = "local", "prolific", "mturk", "generic"
+    PLATFORM_CHOICES = [(LOCAL, "Local account"), (PROLIFIC, "Prolific"), (MTURK, "MTurk"), (GENERIC, "Other")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    platform = models.CharField(max_length=8, choices=PLATFORM_CHOICES, default=LOCAL)
+    external_id = models.CharField(max_length=200, blank=True)
+    study_id = models.CharField(max_length=200, blank=True)
+    session_id = models.CharField(max_length=200, blank=True)
+    assignment_id = models.CharField(max_length=200, blank=True)
+    consented_at = models.DateTimeField(null=True, blank=True)
+    training_passed = models.BooleanField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "platform", "external_id"],
+                condition=~Q(external_id=""),
+                name="annotator_unique_external_id",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "user"], condition=Q(user__isnull=False), name="annotator_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id or (self.user.get_username() if self.user_id else f"annotator {self.pk}")
+
+
+class Assignment(models.Model):
+    """An item handed to an annotator; its token makes a submission idempotent."""
+
+    RESERVED, SUBMITTED, EXPIRED = "reserved", "submitted", "expired"
+    STATUS_CHOICES = [(RESERVED, "Reserved"), (SUBMITTED, "Submitted"), (EXPIRED, "Expired")]
+
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="assignments")
+    token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    status = models.CharField(max_length=9, choices=STATUS_CHOICES, default=RESERVED, db_index=True)
+    reserved_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["reserved_at"]
+        constraints = [
+            # Nobody sees an item twice.
+            models.UniqueConstraint(fields=["item", "annotator"], name="assignment_once_per_annotator"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} → {self.annotator_id} ({self.status})"
+
+
+class Rating(models.Model):
+    """The three 0-5 answers of the protocol for one assignment (never two for one)."""
+
+    assignment = models.OneToOneField(Assignment, on_delete=models.CASCADE, related_name="rating")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="ratings")
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="ratings")
+    head_score = models.PositiveSmallIntegerField(validators=SCORE)
+    modifier_score = models.PositiveSmallIntegerField(validators=SCORE)
+    compound_score = models.PositiveSmallIntegerField(validators=SCORE)
+    seconds = models.FloatField(null=True, blank=True, help_text="Time from reservation to submission.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["item", "annotator"], name="rating_once_per_annotator"),
+            models.CheckConstraint(
+                condition=Q(head_score__lte=5, modifier_score__lte=5, compound_score__lte=5), name="rating_in_scale"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"head {self.head_score}, modifier {self.modifier_score}, compound {self.compound_score}"
+
+
+class SuggestedParaphrase(models.Model):
+    """Up to three paraphrases an annotator gave with a rating."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="paraphrases")
+    position = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(3)])
+    text = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["rating", "position"]
+        constraints = [models.UniqueConstraint(fields=["rating", "position"], name="paraphrase_position_once")]
+
+    def __str__(self) -> str:
+        return self.text

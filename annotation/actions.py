@@ -1,0 +1,159 @@
+"""Every write of an annotation campaign: entering, claiming items, submitting ratings.
+
+Correct under concurrent requests: item rows are claimed with ``SELECT … FOR UPDATE SKIP
+LOCKED`` on PostgreSQL (SQLite serialises writers with IMMEDIATE transactions), the
+``taken`` counter only moves under a conditional UPDATE, and the database refuses a second
+assignment or rating of one item for one annotator.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from annotation.models import Annotator, Assignment, Campaign, Item, Rating, SuggestedParaphrase
+from annotation.protocol import Answers
+
+CLAIM_ATTEMPTS = 5
+
+
+def add_items(campaign: Campaign, targets: list, role: str = Item.REGULAR) -> list[Item]:
+    """Add sentences (token level) or compounds (type level) in a seeded random order."""
+    start = campaign.items.count()
+    order = list(range(start, start + len(targets)))
+    random.Random(f"{campaign.seed}:{start}").shuffle(order)
+    items = []
+    for key, target in zip(order, targets, strict=True):
+        if campaign.level == Campaign.TOKEN:
+            items.append(
+                Item(campaign=campaign, compound_id=target.compound_id, sentence=target, role=role, order_key=key)
+            )
+        else:
+            items.append(Item(campaign=campaign, compound=target, role=role, order_key=key))
+    return Item.objects.bulk_create(items)
+
+
+def enter_campaign(
+    campaign: Campaign,
+    *,
+    user=None,
+    platform: str = Annotator.LOCAL,
+    external_id: str = "",
+    study_id: str = "",
+    session_id: str = "",
+    assignment_id: str = "",
+) -> Annotator:
+    """The campaign's annotator for this account or external id: the same one on every visit."""
+    if user is None and not external_id:
+        raise ValueError("an annotator needs an account or an external id")
+    lookup = {"user": user} if user is not None else {"platform": platform, "external_id": external_id}
+    defaults = {"platform": platform, "study_id": study_id, "session_id": session_id, "assignment_id": assignment_id}
+    try:
+        with transaction.atomic():
+            annotator, _ = Annotator.objects.get_or_create(campaign=campaign, **lookup, defaults=defaults)
+    except IntegrityError:
+        # Two first visits at once: the other request created it.
+        annotator = Annotator.objects.get(campaign=campaign, **lookup)
+    return annotator
+
+
+def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
+    """Give back items whose reservation timed out; returns how many were released."""
+    now = now or timezone.now()
+    released = 0
+    stale = Assignment.objects.filter(item__campaign=campaign, status=Assignment.RESERVED, expires_at__lt=now)
+    for assignment_id, item_id in stale.values_list("id", "item_id"):
+        with transaction.atomic():
+            # Only the request that flips the status gives the item back.
+            if Assignment.objects.filter(id=assignment_id, status=Assignment.RESERVED).update(
+                status=Assignment.EXPIRED
+            ):
+                Item.objects.filter(id=item_id, taken__gt=0).update(taken=F("taken") - 1)
+                released += 1
+    return released
+
+
+def claim_next_item(annotator: Annotator, now: datetime | None = None) -> Assignment | None:
+    """The annotator's current item, or a new one: least-taken first, seeded tie-break.
+
+    None when the annotator reached the campaign's maximum or every item has N ratings.
+    """
+    campaign = annotator.campaign
+    now = now or timezone.now()
+    release_expired(campaign, now)
+    current = annotator.assignments.filter(status=Assignment.RESERVED, expires_at__gte=now).select_related("item")
+    if assignment := current.first():
+        return assignment
+    if campaign.max_items_per_annotator is not None:
+        done = annotator.assignments.exclude(status=Assignment.EXPIRED).filter(item__role=Item.REGULAR).count()
+        if done >= campaign.max_items_per_annotator:
+            return None
+    for _ in range(CLAIM_ATTEMPTS):
+        with transaction.atomic():
+            candidates = (
+                Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=campaign.ratings_per_item)
+                .exclude(assignments__annotator=annotator)
+                .order_by("taken", "order_key")
+                .select_for_update(skip_locked=True)
+            )
+            item = candidates.first()
+            if item is None:
+                return None
+            if not Item.objects.filter(pk=item.pk, taken__lt=campaign.ratings_per_item).update(taken=F("taken") + 1):
+                continue
+            expires = now + timedelta(minutes=campaign.reservation_minutes)
+            return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
+    return None
+
+
+@dataclass
+class Submission:
+    """What happened to a submission: stored, a repeat of a stored one, or refused."""
+
+    rating: Rating | None
+    repeated: bool = False
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datetime | None = None) -> Submission:
+    """Store one rating for the assignment ``token``; a repeated submission stores nothing new."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            assignment = (
+                Assignment.objects.select_for_update()
+                .select_related("item__campaign")
+                .get(token=token, annotator=annotator)
+            )
+        except (Assignment.DoesNotExist, ValueError, ValidationError):
+            return Submission(None, errors={"token": "This item is not assigned to you."})
+        if assignment.status == Assignment.SUBMITTED:
+            return Submission(assignment.rating, repeated=True)
+        item = assignment.item
+        if assignment.status == Assignment.EXPIRED:
+            # The reservation timed out; take the item back only if it still needs ratings.
+            if not Item.objects.filter(pk=item.pk, taken__lt=item.campaign.ratings_per_item).update(
+                taken=F("taken") + 1
+            ):
+                return Submission(None, errors={"token": "This item timed out and was given to someone else."})
+        rating = Rating.objects.create(
+            assignment=assignment,
+            item=item,
+            annotator=annotator,
+            head_score=answers.head_score,
+            modifier_score=answers.modifier_score,
+            compound_score=answers.compound_score,
+            seconds=(now - assignment.reserved_at).total_seconds(),
+        )
+        SuggestedParaphrase.objects.bulk_create(
+            SuggestedParaphrase(rating=rating, position=i, text=text) for i, text in enumerate(answers.paraphrases, 1)
+        )
+        assignment.status, assignment.submitted_at = Assignment.SUBMITTED, now
+        assignment.save(update_fields=["status", "submitted_at"])
+    return Submission(rating)
