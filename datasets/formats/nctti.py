@@ -208,7 +208,8 @@ def _parse_sentences(
             source = Source(path.name, line, column)
             fields: dict = {"token_score": token_scores[v.compound_key(text)][slot - 1]}
             sentence = SentenceRecord(language, record.text, v.NATURALISTIC, slot, source, fields)
-            if CORPUS_POINTER.match(cell):
+            pointer = bool(CORPUS_POINTER.match(cell))
+            if pointer or not cell.strip():
                 fields.update(
                     text="",
                     available=False,
@@ -218,33 +219,17 @@ def _parse_sentences(
                     span_source="",
                     plural=False,
                 )
-                sentence.flags.append("corpus pointer instead of text")
-                result.problem(
-                    path.name,
-                    line,
-                    f"{column} is a corpus pointer, not a sentence: marked unavailable",
-                    severity=WARNING,
-                    column=column,
-                    kind="corpus pointer",
+                kind, reason = (
+                    ("corpus pointer", "is a corpus pointer, not a sentence")
+                    if pointer
+                    else ("empty sentence", "is empty")
                 )
-            elif not cell.strip():
-                fields.update(
-                    text="",
-                    available=False,
-                    corpus_pointer="",
-                    span_start=None,
-                    span_end=None,
-                    span_source="",
-                    plural=False,
-                )
-                sentence.flags.append("empty sentence cell")
-                result.problem(
-                    path.name,
-                    line,
-                    f"{column} is empty: marked unavailable",
-                    severity=WARNING,
-                    column=column,
-                    kind="empty sentence",
+                result.warn(
+                    source,
+                    f"{column} {reason}: marked unavailable",
+                    kind,
+                    sentence,
+                    "corpus pointer instead of text" if pointer else "empty sentence cell",
                 )
             else:
                 fields.update(text=cell, available=True, corpus_pointer="")

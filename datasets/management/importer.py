@@ -56,3 +56,19 @@ class ImportCommand(BaseCommand):
         else:
             detail = 10**6 if options["verbosity"] >= 2 else 20
             self.stdout.write("\n".join(summary.lines(detail=detail)))
+
+
+class MultiLanguageImportCommand(ImportCommand):
+    """An importer whose folder holds several languages (NCTTI, NCS): all, or --languages."""
+
+    dataset_format = None  # a datasets.formats module with parse_directory(directory, languages)
+    directory_help = ""
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("directory", help=self.directory_help)
+        parser.add_argument("--languages", help="Comma-separated subset, e.g. en,pt (default: all found).")
+        super().add_arguments(parser)
+
+    def parse(self, directory: Path, options: dict) -> ParseResult:
+        languages = [x.strip() for x in options["languages"].split(",")] if options.get("languages") else None
+        return self.dataset_format.parse_directory(directory, languages)
