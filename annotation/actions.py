@@ -157,3 +157,38 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
         assignment.status, assignment.submitted_at = Assignment.SUBMITTED, now
         assignment.save(update_fields=["status", "submitted_at"])
     return Submission(rating)
+
+
+def claim_check_item(annotator: Annotator, role: str, now: datetime | None = None) -> Assignment | None:
+    """The annotator's current training or attention item of ``role``, or the next unanswered one.
+
+    Check items are shown to every annotator, so they neither count towards the campaign's N
+    (``taken`` is left alone) nor towards ``max_items_per_annotator``. A timed-out reservation of
+    a check item is simply renewed. None when the annotator has answered every item of ``role``.
+    """
+    if role not in (Item.TRAINING, Item.ATTENTION):
+        raise ValueError(f"not a check role: {role!r}")
+    now = now or timezone.now()
+    expires = now + timedelta(minutes=annotator.campaign.reservation_minutes)
+    mine = annotator.assignments.filter(item__role=role).exclude(status=Assignment.SUBMITTED)
+    current = mine.filter(status=Assignment.RESERVED, expires_at__gte=now).select_related("item").first()
+    if current is not None:
+        return current
+    if stale := mine.select_related("item").order_by("item__order_key").first():
+        stale.status, stale.expires_at = Assignment.RESERVED, expires
+        stale.save(update_fields=["status", "expires_at"])
+        return stale
+    item = (
+        Item.objects.filter(campaign=annotator.campaign, role=role)
+        .exclude(assignments__annotator=annotator)
+        .order_by("order_key")
+        .first()
+    )
+    if item is None:
+        return None
+    try:
+        with transaction.atomic():
+            return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
+    except IntegrityError:
+        # A second request of the same annotator claimed it first.
+        return Assignment.objects.select_related("item").get(item=item, annotator=annotator)

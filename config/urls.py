@@ -6,6 +6,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("curate/", include("annotation.curator_urls")),
+    path("api/annotation/", include("annotation.api")),
     path("api/", include("datasets.api.urls")),
+    path("annotate/", include("annotation.urls")),
     path("", include("datasets.urls")),
 ]

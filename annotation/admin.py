@@ -1,0 +1,96 @@
+"""Admin of annotation campaigns: campaigns and items are edited here too; answers are a record."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db import models
+from django.db.models import Count
+
+from annotation.models import Annotator, Assignment, Campaign, Item, Rating, SuggestedParaphrase
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "collection", "language", "level", "status", "ratings_per_item", "item_count"]
+    list_filter = ["status", "level", "language", "collection"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    raw_id_fields = ["created_by"]
+    readonly_fields = ["created_at"]
+    date_hierarchy = "created_at"
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("collection").annotate(item_total=Count("items"))
+
+    @admin.display(description="Items", ordering="item_total")
+    def item_count(self, campaign: Campaign) -> int:
+        return campaign.item_total
+
+
+@admin.register(Item)
+class ItemAdmin(admin.ModelAdmin):
+    list_display = ["id", "campaign", "compound", "sentence", "role", "order_key", "taken"]
+    list_filter = ["role", "campaign"]
+    search_fields = ["compound__text", "sentence__text", "campaign__slug"]
+    list_select_related = ["campaign", "compound", "sentence__compound"]
+    raw_id_fields = ["compound", "sentence"]
+    fieldsets = [
+        (None, {"fields": ["campaign", "compound", "sentence", "role", "order_key", "taken"]}),
+        ("Gold answers (training and attention items)", {"fields": ["gold_head", "gold_modifier", "gold_compound"]}),
+        (None, {"fields": ["feedback"]}),
+    ]
+
+
+@admin.register(Annotator)
+class AnnotatorAdmin(admin.ModelAdmin):
+    list_display = ["id", "campaign", "user", "platform", "external_id", "training_passed", "completed_at"]
+    list_filter = ["platform", "training_passed", "campaign"]
+    search_fields = ["external_id", "user__username", "study_id", "session_id", "assignment_id"]
+    list_select_related = ["campaign", "user"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ["id", "item", "annotator", "status", "reserved_at", "expires_at", "submitted_at"]
+    list_filter = ["status", "item__campaign"]
+    search_fields = ["token", "annotator__external_id", "item__compound__text"]
+    list_select_related = ["item__campaign", "item__compound", "annotator__user"]
+    raw_id_fields = ["item", "annotator"]
+    readonly_fields = ["token", "reserved_at"]
+
+
+class SuggestedParaphraseInline(admin.TabularInline):
+    model = SuggestedParaphrase
+    extra = 0
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "item",
+        "annotator",
+        "head_score",
+        "modifier_score",
+        "compound_score",
+        "seconds",
+        "created_at",
+    ]
+    list_filter = ["item__campaign", "item__role"]
+    search_fields = ["item__compound__text", "annotator__external_id"]
+    list_select_related = ["item__campaign", "item__compound", "annotator__user"]
+    raw_id_fields = ["assignment", "item", "annotator"]
+    readonly_fields = ["created_at"]
+    inlines = [SuggestedParaphraseInline]
+
+
+@admin.register(SuggestedParaphrase)
+class SuggestedParaphraseAdmin(admin.ModelAdmin):
+    list_display = ["text", "position", "rating"]
+    search_fields = ["text"]
+    list_filter = ["rating__item__campaign"]
+    list_select_related = ["rating"]
+    raw_id_fields = ["rating"]

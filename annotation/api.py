@@ -1,0 +1,194 @@
+"""Read-only API of annotation campaigns for curators: campaigns, ratings, exports.
+
+Mounted at ``/api/annotation/`` by its own router (config/urls.py). Every endpoint needs a
+curator (``annotation.permissions.IsCurator``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q
+from django.urls import include, path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.routers import SimpleRouter
+
+from annotation import exports
+from annotation.dashboard import campaigns_with_counts
+from annotation.models import Campaign, Item, Rating, SuggestedParaphrase
+from annotation.permissions import IsCurator
+
+# Choice columns as plain strings: their names (status, level, role) are taken by dataset enums.
+CAMPAIGN_STATUSES = ", ".join(value for value, _ in Campaign.STATUS_CHOICES)
+ROLES = ", ".join(value for value, _ in Item.ROLE_CHOICES)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    collection = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    level = serializers.CharField(read_only=True, help_text="token or type.")
+    status = serializers.CharField(read_only=True, help_text=f"One of: {CAMPAIGN_STATUSES}.")
+    item_count = serializers.IntegerField(read_only=True, help_text="Regular items (not training or attention).")
+    rating_count = serializers.IntegerField(read_only=True, help_text="Ratings of regular items.")
+    annotator_count = serializers.IntegerField(read_only=True)
+    progress = serializers.SerializerMethodField(help_text="Ratings of regular items / (items × N), 0-1.")
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "collection",
+            "language",
+            "level",
+            "status",
+            "ratings_per_item",
+            "seed",
+            "max_items_per_annotator",
+            "reservation_minutes",
+            "training_pass_mark",
+            "gold_tolerance",
+            "completion_url",
+            "created_at",
+            "item_count",
+            "rating_count",
+            "annotator_count",
+            "progress",
+        ]
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_progress(self, campaign: Campaign) -> float:
+        target = campaign.item_count * campaign.ratings_per_item
+        return round(min(campaign.rating_count / target, 1.0), 4) if target else 0.0
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    campaign = serializers.CharField(source="item.campaign.slug", read_only=True)
+    role = serializers.CharField(source="item.role", read_only=True, help_text=f"One of: {ROLES}.")
+    compound = serializers.CharField(source="item.compound.text", read_only=True)
+    language = serializers.CharField(source="item.compound.language", read_only=True)
+    sentence = serializers.IntegerField(source="item.sentence_id", read_only=True, allow_null=True)
+    platform = serializers.CharField(source="annotator.platform", read_only=True)
+    external_id = serializers.CharField(source="annotator.external_id", read_only=True)
+    paraphrases = serializers.SlugRelatedField(slug_field="text", many=True, read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = [
+            "id",
+            "campaign",
+            "item",
+            "role",
+            "compound",
+            "language",
+            "sentence",
+            "annotator",
+            "platform",
+            "external_id",
+            "head_score",
+            "modifier_score",
+            "compound_score",
+            "seconds",
+            "created_at",
+            "paraphrases",
+        ]
+
+
+EXPORT_PARAMETERS = [
+    OpenApiParameter(
+        "table",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        required=False,
+        enum=list(exports.TABLES),
+        description="ratings (one row per rating, the default) or paraphrases (one row per paraphrase).",
+    ),
+    OpenApiParameter(
+        "file",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        required=False,
+        enum=list(exports.FORMATS),
+        description="csv (the default) or json.",
+    ),
+]
+
+
+class CampaignViewSet(viewsets.ReadOnlyModelViewSet):
+    """Annotation campaigns with their progress (curators only)."""
+
+    serializer_class = CampaignSerializer
+    permission_classes = [IsCurator]
+
+    def get_queryset(self):
+        return campaigns_with_counts()
+
+    @extend_schema(
+        parameters=EXPORT_PARAMETERS,
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="CSV with a header row."),
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.ANY, description="A JSON array of objects, one per row."
+            ),
+        },
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def export(self, request, pk=None):
+        """The campaign's raw ratings or paraphrases as a CSV or JSON download (streamed)."""
+        campaign = self.get_object()
+        table = request.query_params.get("table", "ratings")
+        fmt = request.query_params.get("file", "csv")
+        if table not in exports.TABLES:
+            raise ValidationError({"table": f"{table!r} is not one of: {', '.join(exports.TABLES)}."})
+        if fmt not in exports.FORMATS:
+            raise ValidationError({"file": f"{fmt!r} is not one of: {', '.join(exports.FORMATS)}."})
+        return exports.streaming_response(campaign, table, fmt)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "campaign",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="Id or slug of the campaign.",
+            )
+        ]
+    )
+)
+class RatingViewSet(viewsets.ReadOnlyModelViewSet):
+    """Submitted ratings, oldest first (curators only)."""
+
+    serializer_class = RatingSerializer
+    permission_classes = [IsCurator]
+
+    def get_queryset(self):
+        queryset = (
+            Rating.objects.select_related("item__campaign", "item__compound", "annotator")
+            .prefetch_related(Prefetch("paraphrases", queryset=SuggestedParaphrase.objects.order_by("position")))
+            .order_by("created_at", "id")
+        )
+        if self.action == "list" and (campaign := self.request.query_params.get("campaign", "").strip()):
+            lookup = Q(item__campaign__slug=campaign)
+            if campaign.isdigit():
+                lookup |= Q(item__campaign_id=int(campaign))
+            queryset = queryset.filter(lookup)
+        return queryset
+
+
+router = SimpleRouter()
+router.register("campaigns", CampaignViewSet, basename="campaign")
+router.register("ratings", RatingViewSet, basename="rating")
+
+app_name = "annotation_api"
+urlpatterns = [path("", include(router.urls))]

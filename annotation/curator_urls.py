@@ -1,0 +1,15 @@
+from django.urls import path
+
+from annotation import curator_views as views
+
+app_name = "curator"
+
+urlpatterns = [
+    path("", views.campaign_list, name="campaigns"),
+    path("new/", views.campaign_create, name="create"),
+    path("<slug:slug>/", views.campaign_dashboard_view, name="dashboard"),
+    path("<slug:slug>/edit/", views.campaign_edit, name="edit"),
+    path("<slug:slug>/items/", views.campaign_items, name="items"),
+    path("<slug:slug>/status/", views.campaign_status, name="status"),
+    path("<slug:slug>/export/<str:table>.<str:fmt>", views.campaign_export, name="export"),
+]

@@ -1,0 +1,218 @@
+"""Curator pages: campaigns (list, create, edit, items, status), dashboards and exports.
+
+Every view requires a curator (``annotation.permissions``): anonymous visitors are sent to the
+login page and other accounts get 403.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation import exports
+from annotation.actions import add_items
+from annotation.dashboard import campaign_dashboard, campaigns_with_counts
+from annotation.models import Campaign, Item
+from annotation.permissions import curator_required
+from datasets import vocabulary as v
+from datasets.models import Collection, Compound, Sentence, language_code_validator
+
+ANY_CLASS = ""
+ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *v.CLASS_CHOICES]
+# Columns fixed once a campaign has items: they decide which items it has.
+ITEM_SCOPE_FIELDS = ("collection", "language", "level")
+RESERVED_SLUGS = {"new"}
+STATUS_ACTIONS = {
+    "open": Campaign.OPEN,
+    "pause": Campaign.PAUSED,
+    "close": Campaign.CLOSED,
+    "draft": Campaign.DRAFT,
+}
+
+
+def item_targets(campaign: Campaign, compound_class: str = ANY_CLASS) -> list:
+    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
+    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
+    if compound_class:
+        compounds = compounds.filter(compositionality_class=compound_class)
+    if campaign.level == Campaign.TOKEN:
+        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
+        return list(
+            Sentence.objects.filter(compound__in=compounds, kind=v.NATURALISTIC, available=True)
+            .exclude(id__in=taken)
+            .order_by("compound__key", "slot", "id")
+        )
+    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
+    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
+
+
+class ItemChoiceForm(forms.Form):
+    item_class = forms.ChoiceField(
+        label="Items",
+        choices=ITEM_CLASS_CHOICES,
+        required=False,
+        help_text="Token level: the naturalistic sentences with text of the collection's compounds in "
+        "this language; type level: the compounds. Optionally only one compositionality class.",
+    )
+
+
+class CampaignForm(forms.ModelForm):
+    completion_url = forms.URLField(
+        required=False,
+        assume_scheme="https",
+        max_length=Campaign._meta.get_field("completion_url").max_length,
+        help_text=Campaign._meta.get_field("completion_url").help_text,
+    )
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "name",
+            "slug",
+            "collection",
+            "language",
+            "level",
+            "ratings_per_item",
+            "seed",
+            "max_items_per_annotator",
+            "reservation_minutes",
+            "instructions",
+            "consent_text",
+            "training_pass_mark",
+            "gold_tolerance",
+            "completion_url",
+            "status",
+        ]
+        widgets = {
+            "instructions": forms.Textarea(attrs={"rows": 6}),
+            "consent_text": forms.Textarea(attrs={"rows": 4}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["collection"].queryset = Collection.objects.order_by("slug")
+        self.fields["language"].validators.append(language_code_validator)
+        if self.instance.pk and self.instance.items.exists():
+            for name in ITEM_SCOPE_FIELDS:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Fixed: the campaign has items."
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(f"{slug!r} is reserved for a page: choose another slug.")
+        return slug
+
+    def clean(self):
+        data = super().clean()
+        collection, language = data.get("collection"), data.get("language")
+        if collection and language and not collection.compounds.filter(language=language).exists():
+            self.add_error("language", f"The collection {collection} has no compounds in {language!r}.")
+        return data
+
+
+class CampaignCreateForm(CampaignForm, ItemChoiceForm):
+    """A new campaign and the class of its first items."""
+
+
+@require_GET
+@curator_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    rows = []
+    for campaign in campaigns_with_counts():
+        target = campaign.item_count * campaign.ratings_per_item
+        rows.append((campaign, round(100 * min(campaign.rating_count / target, 1), 1) if target else 0))
+    return render(request, "annotation/curator/campaign_list.html", {"rows": rows})
+
+
+@require_http_methods(["GET", "POST"])
+@curator_required
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            campaign = form.save(commit=False)
+            campaign.created_by = request.user
+            campaign.save()
+            items = add_items(campaign, item_targets(campaign, form.cleaned_data["item_class"]))
+        messages.success(request, f"Campaign {campaign.name} created with {len(items)} items.")
+        return redirect("curator:dashboard", slug=campaign.slug)
+    return render(request, "annotation/curator/campaign_form.html", {"form": form, "campaign": None})
+
+
+@require_http_methods(["GET", "POST"])
+@curator_required
+def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, slug=slug)
+    form = CampaignForm(request.POST or None, instance=campaign)
+    if request.method == "POST" and form.is_valid():
+        campaign = form.save()
+        messages.success(request, f"Campaign {campaign.name} saved.")
+        return redirect("curator:dashboard", slug=campaign.slug)
+    return render(
+        request,
+        "annotation/curator/campaign_form.html",
+        {"form": form, "campaign": campaign, "item_form": ItemChoiceForm()},
+    )
+
+
+@require_POST
+@curator_required
+def campaign_items(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add the campaign's items not yet in it (of one class, or all)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    form = ItemChoiceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a compositionality class or any class.")
+        return redirect("curator:edit", slug=campaign.slug)
+    with transaction.atomic():
+        Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
+        items = add_items(campaign, item_targets(campaign, form.cleaned_data["item_class"]))
+    messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
+    return redirect("curator:dashboard", slug=campaign.slug)
+
+
+@require_POST
+@curator_required
+def campaign_status(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, slug=slug)
+    action = request.POST.get("action", "")
+    if action not in STATUS_ACTIONS:
+        messages.error(request, f"Unknown action {action!r}.")
+        return redirect("curator:dashboard", slug=campaign.slug)
+    Campaign.objects.filter(pk=campaign.pk).update(status=STATUS_ACTIONS[action])
+    campaign.refresh_from_db(fields=["status"])
+    messages.success(request, f"Campaign {campaign.name} is now {campaign.get_status_display().lower()}.")
+    return redirect("curator:dashboard", slug=campaign.slug)
+
+
+@require_GET
+@curator_required
+def campaign_dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign.objects.select_related("collection"), slug=slug)
+    dashboard = campaign_dashboard(campaign)
+    busiest = max((bucket["ratings"] for bucket in dashboard.ratings_per_hour), default=0)
+    return render(
+        request,
+        "annotation/curator/dashboard.html",
+        {
+            "campaign": campaign,
+            "dashboard": dashboard,
+            "busiest_hour": busiest,
+            "exports": [(table, fmt) for table in exports.TABLES for fmt in exports.FORMATS],
+            "status_actions": [a for a, status in STATUS_ACTIONS.items() if status != campaign.status],
+        },
+    )
+
+
+@require_GET
+@curator_required
+def campaign_export(request: HttpRequest, slug: str, table: str, fmt: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign, slug=slug)
+    if table not in exports.TABLES or fmt not in exports.FORMATS:
+        raise Http404("No such export.")
+    return exports.streaming_response(campaign, table, fmt)

@@ -1,0 +1,227 @@
+"""A campaign's figures for curators: progress, annotators, throughput (pure reads).
+
+Everything is computed from one query per table into pandas frames, so the numbers are the
+same whatever the database. ``campaign_dashboard`` returns plain Python values for a template
+or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import pandas as pd
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from annotation.models import Annotator, Campaign, Item, Rating, SuggestedParaphrase
+from annotation.protocol import QUESTIONS, gold_correct
+
+ATTENTION_FLAG_BELOW = 0.5
+HOURS = 24
+GOLD_FIELDS = {"head_score": "gold_head", "modifier_score": "gold_modifier", "compound_score": "gold_compound"}
+
+
+@dataclass
+class Progress:
+    ratings: int
+    target: int
+
+    @property
+    def fraction(self) -> float:
+        return min(self.ratings / self.target, 1.0) if self.target else 0.0
+
+    @property
+    def percent(self) -> float:
+        return round(100 * self.fraction, 1)
+
+
+@dataclass
+class AnnotatorRow:
+    id: int
+    label: str
+    platform: str
+    external_id: str
+    items_done: int
+    median_seconds: float | None
+    gold_accuracy: float | None
+    attention_accuracy: float | None
+    training_passed: bool | None
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+
+@dataclass
+class Dashboard:
+    campaign: Campaign
+    overall: Progress
+    items: list[dict]
+    annotators: list[AnnotatorRow]
+    ratings_per_hour: list[dict]
+    median_seconds: float | None
+    paraphrases: list[SuggestedParaphrase]
+
+    @property
+    def flagged(self) -> list[AnnotatorRow]:
+        return [row for row in self.annotators if row.flagged]
+
+
+def _count(queryset: QuerySet, outer: str) -> Coalesce:
+    """A correlated COUNT(*) of ``queryset`` rows whose ``outer`` is the campaign (no join fan-out)."""
+    counted = queryset.filter(**{outer: OuterRef("pk")}).order_by().values(outer).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def campaigns_with_counts() -> QuerySet[Campaign]:
+    """Campaigns with ``item_count`` and ``rating_count`` (regular items) and ``annotator_count``."""
+    return (
+        Campaign.objects.select_related("collection")
+        .annotate(
+            item_count=_count(Item.objects.filter(role=Item.REGULAR), "campaign"),
+            rating_count=_count(Rating.objects.filter(item__role=Item.REGULAR), "item__campaign"),
+            annotator_count=_count(Annotator.objects.all(), "campaign"),
+        )
+        .order_by("-created_at", "id")
+    )
+
+
+def campaign_progress(campaign: Campaign) -> Progress:
+    """Ratings on regular items against items × N (at most N count per item)."""
+    counts = (
+        Item.objects.filter(campaign=campaign, role=Item.REGULAR)
+        .annotate(n=Count("ratings"))
+        .values_list("n", flat=True)
+    )
+    counts = list(counts)
+    n = campaign.ratings_per_item
+    return Progress(sum(min(c, n) for c in counts), len(counts) * n)
+
+
+def item_progress(campaign: Campaign) -> list[dict]:
+    """One row per item: its ratings against N."""
+    items = (
+        Item.objects.filter(campaign=campaign)
+        .select_related("compound", "sentence")
+        .annotate(n=Count("ratings"))
+        .order_by("role", "order_key")
+    )
+    n = campaign.ratings_per_item
+    return [
+        {
+            "item": item,
+            "ratings": item.n,
+            "target": n if item.role == Item.REGULAR else None,
+            "progress": Progress(min(item.n, n), n) if item.role == Item.REGULAR else None,
+        }
+        for item in items
+    ]
+
+
+def ratings_frame(campaign: Campaign) -> pd.DataFrame:
+    """Every rating of the campaign with its item's role and gold answers."""
+    columns = ["annotator_id", "role", "seconds", "created_at", *QUESTIONS, *GOLD_FIELDS.values()]
+    rows = Rating.objects.filter(item__campaign=campaign).values_list(
+        "annotator_id",
+        "item__role",
+        "seconds",
+        "created_at",
+        *QUESTIONS,
+        *(f"item__{gold}" for gold in GOLD_FIELDS.values()),
+    )
+    return pd.DataFrame.from_records(list(rows), columns=columns)
+
+
+def _correct(frame: pd.DataFrame, tolerance: int) -> pd.Series:
+    """Per rating: every given gold answer matched within ``tolerance``."""
+
+    def row_correct(row) -> bool:
+        return all(
+            gold_correct(int(row[answer]), None if pd.isna(row[gold]) else int(row[gold]), tolerance)
+            for answer, gold in GOLD_FIELDS.items()
+        )
+
+    if frame.empty:
+        return pd.Series(dtype=bool)
+    return frame.apply(row_correct, axis=1).astype(bool)
+
+
+def _median(values: pd.Series) -> float | None:
+    values = values.dropna()
+    return float(values.median()) if len(values) else None
+
+
+def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow]:
+    annotators = Annotator.objects.filter(campaign=campaign).select_related("user").order_by("created_at", "id")
+    frame = frame.assign(correct=_correct(frame, campaign.gold_tolerance)) if not frame.empty else frame
+    by_annotator = dict(tuple(frame.groupby("annotator_id"))) if not frame.empty else {}
+    rows = []
+    for annotator in annotators:
+        own = by_annotator.get(annotator.id)
+        if own is None:
+            own = frame.iloc[0:0]
+        regular = own[own["role"] == Item.REGULAR] if not own.empty else own
+        training = own[own["role"] == Item.TRAINING] if not own.empty else own
+        attention = own[own["role"] == Item.ATTENTION] if not own.empty else own
+        gold = float(training["correct"].mean()) if len(training) else None
+        check = float(attention["correct"].mean()) if len(attention) else None
+        flags = []
+        if annotator.training_passed is False or (gold is not None and gold < campaign.training_pass_mark):
+            flags.append("training failed")
+        if check is not None and check < ATTENTION_FLAG_BELOW:
+            flags.append("attention checks failed")
+        rows.append(
+            AnnotatorRow(
+                id=annotator.id,
+                label=str(annotator),
+                platform=annotator.platform,
+                external_id=annotator.external_id,
+                items_done=len(regular),
+                median_seconds=_median(regular["seconds"]) if len(regular) else None,
+                gold_accuracy=gold,
+                attention_accuracy=check,
+                training_passed=annotator.training_passed,
+                flags=flags,
+            )
+        )
+    return rows
+
+
+def ratings_per_hour(frame: pd.DataFrame, now: datetime, hours: int = HOURS) -> list[dict]:
+    """Ratings in each of the last ``hours`` whole hours up to now (oldest first, the current hour last)."""
+    end = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    starts = [end - timedelta(hours=h) for h in range(hours, 0, -1)]
+    counts = dict.fromkeys(starts, 0)
+    if not frame.empty:
+        created = pd.to_datetime(frame["created_at"], utc=True)
+        start = pd.Timestamp(starts[0])
+        recent = created[(created >= start) & (created < pd.Timestamp(end))]
+        for bucket, count in recent.dt.floor("h").value_counts().items():
+            counts[bucket.to_pydatetime()] = int(count)
+    return [{"hour": hour, "ratings": count} for hour, count in counts.items()]
+
+
+def recent_paraphrases(campaign: Campaign, limit: int = 50) -> list[SuggestedParaphrase]:
+    return list(
+        SuggestedParaphrase.objects.filter(rating__item__campaign=campaign)
+        .select_related("rating__item__compound", "rating__annotator")
+        .order_by("-rating__created_at", "position")[:limit]
+    )
+
+
+def campaign_dashboard(campaign: Campaign, now: datetime | None = None) -> Dashboard:
+    now = now or timezone.now()
+    frame = ratings_frame(campaign)
+    regular = frame[frame["role"] == Item.REGULAR] if not frame.empty else frame
+    return Dashboard(
+        campaign=campaign,
+        overall=campaign_progress(campaign),
+        items=item_progress(campaign),
+        annotators=annotator_rows(campaign, frame),
+        ratings_per_hour=ratings_per_hour(frame, now),
+        median_seconds=_median(regular["seconds"]) if len(regular) else None,
+        paraphrases=recent_paraphrases(campaign),
+    )

@@ -1,0 +1,164 @@
+"""Raw exports of a campaign: one row per rating, or one row per suggested paraphrase.
+
+Rows are generated from a single ``select_related`` query read with ``.iterator()``, and the
+CSV and JSON writers yield text chunk by chunk, so an export of any size streams in constant
+memory (``streaming_response``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+
+from django.db.models import Prefetch, QuerySet
+from django.http import StreamingHttpResponse
+
+from annotation.models import Campaign, Rating, SuggestedParaphrase
+
+CHUNK = 2000
+RATING_FIELDS = [
+    "campaign",
+    "rating_id",
+    "item_id",
+    "role",
+    "compound",
+    "language",
+    "sentence_id",
+    "sentence_slot",
+    "annotator_id",
+    "platform",
+    "external_id",
+    "head_score",
+    "modifier_score",
+    "compound_score",
+    "seconds",
+    "created_at",
+    "paraphrases",
+]
+PARAPHRASE_FIELDS = [
+    "campaign",
+    "rating_id",
+    "item_id",
+    "role",
+    "compound",
+    "language",
+    "sentence_id",
+    "sentence_slot",
+    "annotator_id",
+    "platform",
+    "external_id",
+    "position",
+    "paraphrase",
+    "created_at",
+]
+TABLES = {"ratings": RATING_FIELDS, "paraphrases": PARAPHRASE_FIELDS}
+FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+
+
+def _rating_columns(rating: Rating) -> dict:
+    item = rating.item
+    return {
+        "campaign": item.campaign.slug,
+        "rating_id": rating.id,
+        "item_id": item.id,
+        "role": item.role,
+        "compound": item.compound.text,
+        "language": item.compound.language,
+        "sentence_id": item.sentence_id,
+        "sentence_slot": item.sentence.slot if item.sentence_id else None,
+        "annotator_id": rating.annotator_id,
+        "platform": rating.annotator.platform,
+        "external_id": rating.annotator.external_id,
+    }
+
+
+def ratings_queryset(campaign: Campaign) -> QuerySet[Rating]:
+    return (
+        Rating.objects.filter(item__campaign=campaign)
+        .select_related("item__campaign", "item__compound", "item__sentence", "annotator")
+        .prefetch_related(Prefetch("paraphrases", queryset=SuggestedParaphrase.objects.order_by("position")))
+        .order_by("created_at", "id")
+    )
+
+
+def rating_rows(campaign: Campaign) -> Iterator[dict]:
+    """One dict per rating (columns ``RATING_FIELDS``), paraphrases joined by ";"."""
+    for rating in ratings_queryset(campaign).iterator(chunk_size=CHUNK):
+        yield _rating_columns(rating) | {
+            "head_score": rating.head_score,
+            "modifier_score": rating.modifier_score,
+            "compound_score": rating.compound_score,
+            "seconds": rating.seconds,
+            "created_at": rating.created_at.isoformat(),
+            "paraphrases": ";".join(p.text for p in rating.paraphrases.all()),
+        }
+
+
+def paraphrase_rows(campaign: Campaign) -> Iterator[dict]:
+    """One dict per suggested paraphrase (columns ``PARAPHRASE_FIELDS``)."""
+    paraphrases = (
+        SuggestedParaphrase.objects.filter(rating__item__campaign=campaign)
+        .select_related(
+            "rating__item__campaign", "rating__item__compound", "rating__item__sentence", "rating__annotator"
+        )
+        .order_by("rating__created_at", "rating_id", "position")
+    )
+    for paraphrase in paraphrases.iterator(chunk_size=CHUNK):
+        yield _rating_columns(paraphrase.rating) | {
+            "position": paraphrase.position,
+            "paraphrase": paraphrase.text,
+            "created_at": paraphrase.rating.created_at.isoformat(),
+        }
+
+
+def rows(campaign: Campaign, table: str) -> Iterator[dict]:
+    if table == "ratings":
+        return rating_rows(campaign)
+    if table == "paraphrases":
+        return paraphrase_rows(campaign)
+    raise ValueError(f"unknown export table {table!r}")
+
+
+class _Echo:
+    """A file-like object whose write returns the text, for csv.writer in a generator."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_chunks(data: Iterable[dict], fields: list[str]) -> Iterator[str]:
+    writer = csv.DictWriter(_Echo(), fieldnames=fields)
+    yield writer.writeheader()
+    for row in data:
+        yield writer.writerow(row)
+
+
+def json_chunks(data: Iterable[dict]) -> Iterator[str]:
+    """A JSON array written one row at a time."""
+    yield "["
+    for i, row in enumerate(data):
+        yield ("," if i else "") + "\n" + json.dumps(row, ensure_ascii=False)
+    yield "\n]\n"
+
+
+def chunks(campaign: Campaign, table: str, fmt: str) -> Iterator[str]:
+    data = rows(campaign, table)
+    if fmt == "csv":
+        return csv_chunks(data, TABLES[table])
+    if fmt == "json":
+        return json_chunks(data)
+    raise ValueError(f"unknown export format {fmt!r}")
+
+
+def filename(campaign: Campaign, table: str, fmt: str) -> str:
+    return f"{campaign.slug}-{table}.{fmt}"
+
+
+def streaming_response(campaign: Campaign, table: str, fmt: str) -> StreamingHttpResponse:
+    """A download of ``table`` (ratings or paraphrases) as ``fmt`` (csv or json)."""
+    if table not in TABLES or fmt not in FORMATS:
+        raise ValueError(f"unknown export {table}.{fmt}")
+    response = StreamingHttpResponse(chunks(campaign, table, fmt), content_type=FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{filename(campaign, table, fmt)}"'
+    return response

@@ -1,0 +1,108 @@
+"""Two open demo campaigns on the demo collection, with crowd links to try the annotator's journey."""
+
+from __future__ import annotations
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from annotation.actions import add_items
+from annotation.models import Campaign, Item
+from datasets import vocabulary as v
+from datasets.models import Collection, Compound, Sentence
+
+INSTRUCTIONS = (
+    "Read each sentence and think about what the highlighted compound means there. "
+    "Answer the three questions on the scale from 0 (not literal at all) to 5 (completely literal). "
+    "There are no wrong answers for the real items: we want your own judgement."
+)
+CONSENT = (
+    "This demo study asks how literally you understand noun compounds such as 'eager beaver'. "
+    "It takes about five minutes. Your answers are stored with your worker id only and are used for research. "
+    "You may stop at any time."
+)
+# (compound, sentence slot, gold head, gold modifier, gold compound, feedback)
+TRAINING = [
+    ("coffee cup", 1, 5, 5, 5, "A coffee cup is literally a cup, and it is literally for coffee: 5 everywhere."),
+    (
+        "night owl",
+        1,
+        0,
+        4,
+        1,
+        "A night owl is a person, not a bird (head 0), though it does have to do with the night (modifier about 4); "
+        "the whole is mostly figurative.",
+    ),
+]
+ATTENTION = ("swimming pool", 1, 5, 5, 5)
+
+
+class Command(BaseCommand):
+    help = "Create the open demo campaigns demo-token and demo-type (idempotent) and print their crowd links."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="Host part of the printed links.")
+
+    def handle(self, *args, base_url: str, **options) -> None:
+        if not Collection.objects.filter(slug="demo").exists():
+            call_command("load_demo", stdout=self.stdout)
+        collection = Collection.objects.get(slug="demo")
+        with transaction.atomic():
+            token = self.token_campaign(collection)
+            type_ = self.type_campaign(collection)
+        for campaign in (token, type_):
+            counts = {role: campaign.items.filter(role=role).count() for role, _ in Item.ROLE_CHOICES}
+            self.stdout.write(
+                f"{campaign.slug}: {campaign.get_level_display()}, {campaign.get_status_display().lower()}, "
+                f"N={campaign.ratings_per_item}, items {counts}"
+            )
+            self.stdout.write(
+                f"  {base_url.rstrip('/')}/annotate/{campaign.slug}/start/"
+                f"?PROLIFIC_PID=demo-worker&STUDY_ID=demo&SESSION_ID=1"
+            )
+
+    def campaign(self, collection: Collection, slug: str, **fields) -> tuple[Campaign, bool]:
+        defaults = {
+            "collection": collection,
+            "language": "en",
+            "ratings_per_item": 3,
+            "seed": 2011,
+            "status": Campaign.OPEN,
+            "instructions": INSTRUCTIONS,
+            "consent_text": CONSENT,
+            "completion_code": "DEMO" + slug.split("-")[-1].upper(),
+        } | fields
+        return Campaign.objects.get_or_create(slug=slug, defaults=defaults)
+
+    def token_campaign(self, collection: Collection) -> Campaign:
+        campaign, created = self.campaign(
+            collection, "demo-token", name="Demo: literalness of compounds in context", level=Campaign.TOKEN
+        )
+        if not created and campaign.items.exists():
+            return campaign
+        sentences = Sentence.objects.filter(
+            compound__collection=collection, compound__language="en", kind=v.NATURALISTIC, available=True
+        ).order_by("compound__key", "slot")
+        by_key = {(s.compound.text, s.slot): s for s in sentences.select_related("compound")}
+        checks = {(text, slot) for text, slot, *_ in TRAINING} | {ATTENTION[:2]}
+        add_items(campaign, [s for key, s in by_key.items() if key not in checks])
+        for text, slot, head, modifier, compound, feedback in TRAINING:
+            if sentence := by_key.get((text, slot)):
+                self.check_item(campaign, sentence, Item.TRAINING, head, modifier, compound, feedback)
+        text, slot, head, modifier, compound = ATTENTION
+        if sentence := by_key.get((text, slot)):
+            self.check_item(campaign, sentence, Item.ATTENTION, head, modifier, compound, "")
+        return campaign
+
+    def check_item(self, campaign, sentence, role, head, modifier, compound, feedback) -> None:
+        (item,) = add_items(campaign, [sentence], role=role)
+        item.gold_head, item.gold_modifier, item.gold_compound, item.feedback = head, modifier, compound, feedback
+        item.save(update_fields=["gold_head", "gold_modifier", "gold_compound", "feedback"])
+
+    def type_campaign(self, collection: Collection) -> Campaign:
+        campaign, created = self.campaign(
+            collection, "demo-type", name="Demo: literalness of compounds (type level)", level=Campaign.TYPE
+        )
+        if created or not campaign.items.exists():
+            add_items(campaign, list(Compound.objects.filter(collection=collection, language="en").order_by("key")))
+        return campaign

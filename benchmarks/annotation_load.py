@@ -1,0 +1,231 @@
+"""Load test of the annotation flow: K simulated annotators over HTTP against gunicorn + PostgreSQL.
+
+Usage: .venv/bin/python benchmarks/annotation_load.py [--annotators 50] [--seconds 30]
+       [--database-url postgres://postgres@127.0.0.1:5432/workbench_bench] [--workers 4]
+
+It creates (drops first) the benchmark database, migrates it, loads the demo data and an
+open token-level campaign (every English demo sentence, N = annotators, no training), starts
+gunicorn, and lets each annotator enter through a Prolific-style link, consent, and then
+fetch-submit-next until time is up. Every submit-and-next (POST plus the redirected GET of
+the next item) is timed. At the end the database is checked against what the clients sent.
+The last line is one JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+SLUG = "bench"
+
+TOKEN = re.compile(r'name="token" value="([0-9a-f-]{36})"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def manage(env: dict, *args: str, stdin: str | None = None) -> str:
+    out = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, input=stdin, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+    return out.stdout
+
+
+def prepare(env: dict, database_url: str, annotators: int) -> None:
+    import psycopg2
+
+    parsed = urllib.parse.urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    admin = psycopg2.connect(
+        dbname="postgres",
+        user=parsed.username or "postgres",
+        host=parsed.hostname,
+        port=parsed.port or 5432,
+        password=parsed.password,
+    )
+    admin.autocommit = True
+    with admin.cursor() as cur:
+        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cur.execute(f'CREATE DATABASE "{name}"')
+    admin.close()
+    manage(env, "migrate", "-v0")
+    manage(env, "load_demo")
+    manage(
+        env,
+        "shell",
+        "-c",
+        (
+            "from annotation.models import Campaign; from annotation.actions import add_items;"
+            "from datasets.models import Collection, Sentence;"
+            f"c = Campaign.objects.create(name='Benchmark', slug='{SLUG}', collection=Collection.objects.get(slug='demo'),"
+            f" language='en', ratings_per_item={annotators}, seed=1, status='open', consent_text='Benchmark consent.');"
+            "add_items(c, list(Sentence.objects.filter(compound__collection__slug='demo', compound__language='en')))"
+        ),
+    )
+
+
+class Annotator(threading.Thread):
+    def __init__(self, base: str, worker: int, deadline: float):
+        super().__init__(daemon=True)
+        self.base, self.worker, self.deadline = base, worker, deadline
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.latencies: list[float] = []
+        self.sent = 0
+        self.errors: list[str] = []
+
+    def request(self, url: str, data: dict | None = None) -> tuple[str, str]:
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        headers = {"Referer": url}
+        with self.opener.open(urllib.request.Request(url, data=body, headers=headers), timeout=30) as response:
+            return response.geturl(), response.read().decode()
+
+    def run(self) -> None:
+        try:
+            url, page = self.request(
+                f"{self.base}/annotate/{SLUG}/start/?PROLIFIC_PID=bench-{self.worker}"
+                f"&STUDY_ID=bench&SESSION_ID={self.worker}"
+            )
+            while time.monotonic() < self.deadline:
+                if url.endswith("/consent/"):
+                    url, page = self.request(url, {"csrfmiddlewaretoken": CSRF.search(page).group(1), "agree": "1"})
+                elif url.endswith("/instructions/"):
+                    url, page = self.request(f"{self.base}/annotate/{SLUG}/")
+                elif (token := TOKEN.search(page)) is not None:
+                    answers = {
+                        "csrfmiddlewaretoken": CSRF.search(page).group(1),
+                        "token": token.group(1),
+                        "head_score": "3",
+                        "modifier_score": "2",
+                        "compound_score": "1",
+                        "paraphrase_1": f"paraphrase {self.worker}",
+                    }
+                    started = time.perf_counter()
+                    url, page = self.request(f"{self.base}/annotate/{SLUG}/", answers)
+                    self.latencies.append((time.perf_counter() - started) * 1000)
+                    self.sent += 1
+                else:
+                    break  # done page: nothing left for this annotator
+        except (urllib.error.URLError, OSError, AttributeError) as exc:
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else values[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--annotators", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/workbench_bench")
+    args = parser.parse_args()
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "DEBUG": "false",
+        "SECRET_KEY": "b" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LOG_LEVEL": "WARNING",
+    }
+    prepare(env, args.database_url, args.annotators)
+    manage(env, "collectstatic", "--noinput", "-v0")
+    server = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(args.workers),
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"{base}/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        deadline = time.monotonic() + args.seconds
+        clients = [Annotator(base, i, deadline) for i in range(args.annotators)]
+        started = time.monotonic()
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(timeout=args.seconds + 60)
+        elapsed = time.monotonic() - started
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+    latencies = [x for c in clients for x in c.latencies]
+    sent = sum(c.sent for c in clients)
+    errors = [e for c in clients for e in c.errors]
+    stored = json.loads(
+        manage(
+            env,
+            "shell",
+            "-c",
+            (
+                "import json; from annotation.models import Rating;"
+                f"qs = Rating.objects.filter(item__campaign__slug='{SLUG}');"
+                "print(json.dumps({'ratings': qs.count(), 'distinct': qs.values('item', 'annotator').distinct().count()}))"
+            ),
+        )
+        .strip()
+        .splitlines()[-1]
+    )
+    for error in errors[:5]:
+        print("error:", error)
+    result = {
+        "annotators": args.annotators,
+        "ratings": stored["ratings"],
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
+        "ratings_per_s": round(sent / elapsed, 1),
+        "errors": len(errors),
+        "lost": max(0, sent - stored["ratings"]),
+        "duplicated": stored["ratings"] - stored["distinct"] + max(0, stored["ratings"] - sent),
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
