@@ -19,6 +19,8 @@ from django.utils import timezone
 
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, SuggestedParaphrase
 from annotation.protocol import Answers
+from datasets.models import Compound, Sentence
+from datasets.vocabulary import NATURALISTIC
 
 CLAIM_ATTEMPTS = 5
 
@@ -37,6 +39,33 @@ def add_items(campaign: Campaign, targets: list, role: str = Item.REGULAR) -> li
         else:
             items.append(Item(campaign=campaign, compound=target, role=role, order_key=key))
     return Item.objects.bulk_create(items)
+
+
+def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
+    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
+    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
+    if compound_class:
+        compounds = compounds.filter(compositionality_class=compound_class)
+    if campaign.level == Campaign.TOKEN:
+        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
+        return list(
+            Sentence.objects.filter(compound__in=compounds, kind=NATURALISTIC, available=True)
+            .exclude(id__in=taken)
+            .order_by("compound__key", "slot", "id")
+        )
+    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
+    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
+
+
+def create_campaign(
+    campaign: Campaign, *, created_by=None, item_class: str | None = None
+) -> tuple[Campaign, list[Item]]:
+    """Save a new (unsaved) campaign with its items: every available sentence or compound in scope."""
+    with transaction.atomic():
+        campaign.created_by = created_by
+        campaign.save()
+        items = add_items(campaign, item_targets(campaign, item_class))
+    return campaign, items
 
 
 def enter_campaign(

@@ -16,15 +16,19 @@ from drf_spectacular.utils import (
     extend_schema_field,
     extend_schema_view,
 )
-from rest_framework import serializers, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from annotation import exports
+from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
 from annotation.models import Campaign, Item, Rating, SuggestedParaphrase
 from annotation.permissions import IsCurator
+from datasets.models import Collection, Compound
+from datasets.vocabulary import CLASS_CHOICES
 
 # Choice columns as plain strings: their names (status, level, role) are taken by dataset enums.
 CAMPAIGN_STATUSES = ", ".join(value for value, _ in Campaign.STATUS_CHOICES)
@@ -68,6 +72,55 @@ class CampaignSerializer(serializers.ModelSerializer):
     def get_progress(self, campaign: Campaign) -> float:
         target = campaign.item_count * campaign.ratings_per_item
         return round(min(campaign.rating_count / target, 1.0), 4) if target else 0.0
+
+
+class CampaignCreateSerializer(serializers.ModelSerializer):
+    """A new campaign; its items are every available sentence (token) or compound (type) in scope."""
+
+    collection = serializers.SlugRelatedField(slug_field="slug", queryset=Collection.objects.all())
+    item_class = serializers.ChoiceField(
+        choices=[c for c, _ in CLASS_CHOICES],
+        required=False,
+        allow_null=True,
+        write_only=True,
+        help_text="Only compounds of this compositionality class (default: all).",
+    )
+
+    class Meta:
+        model = Campaign
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "collection",
+            "language",
+            "level",
+            "ratings_per_item",
+            "seed",
+            "max_items_per_annotator",
+            "reservation_minutes",
+            "instructions",
+            "consent_text",
+            "training_pass_mark",
+            "gold_tolerance",
+            "completion_url",
+            "status",
+            "item_class",
+        ]
+
+    def validate(self, attrs: dict) -> dict:
+        if not Compound.objects.filter(collection=attrs["collection"], language=attrs["language"]).exists():
+            raise serializers.ValidationError(
+                {"language": f"collection {attrs['collection'].slug!r} has no compounds in {attrs['language']!r}."}
+            )
+        return attrs
+
+    def create(self, validated_data: dict) -> Campaign:
+        item_class = validated_data.pop("item_class", None)
+        campaign, _ = create_campaign(
+            Campaign(**validated_data), created_by=self.context["request"].user, item_class=item_class
+        )
+        return campaign
 
 
 class RatingSerializer(serializers.ModelSerializer):
@@ -122,14 +175,23 @@ EXPORT_PARAMETERS = [
 ]
 
 
-class CampaignViewSet(viewsets.ReadOnlyModelViewSet):
-    """Annotation campaigns with their progress (curators only)."""
+class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Annotation campaigns with their progress; curators create them here or in the UI."""
 
     serializer_class = CampaignSerializer
     permission_classes = [IsCurator]
 
     def get_queryset(self):
         return campaigns_with_counts()
+
+    def get_serializer_class(self):
+        return CampaignCreateSerializer if self.action == "create" else CampaignSerializer
+
+    def create(self, request, *args, **kwargs):
+        serializer = CampaignCreateSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        campaign = serializer.save()
+        return Response(CampaignSerializer(self.get_queryset().get(pk=campaign.pk)).data, status=201)
 
     @extend_schema(
         parameters=EXPORT_PARAMETERS,

@@ -14,12 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation import exports
-from annotation.actions import add_items
+from annotation.actions import add_items, create_campaign, item_targets
 from annotation.dashboard import campaign_dashboard, campaigns_with_counts
-from annotation.models import Campaign, Item
+from annotation.models import Campaign
 from annotation.permissions import curator_required
 from datasets import vocabulary as v
-from datasets.models import Collection, Compound, Sentence, language_code_validator
+from datasets.models import Collection, language_code_validator
 
 ANY_CLASS = ""
 ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *v.CLASS_CHOICES]
@@ -32,22 +32,6 @@ STATUS_ACTIONS = {
     "close": Campaign.CLOSED,
     "draft": Campaign.DRAFT,
 }
-
-
-def item_targets(campaign: Campaign, compound_class: str = ANY_CLASS) -> list:
-    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
-    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
-    if compound_class:
-        compounds = compounds.filter(compositionality_class=compound_class)
-    if campaign.level == Campaign.TOKEN:
-        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
-        return list(
-            Sentence.objects.filter(compound__in=compounds, kind=v.NATURALISTIC, available=True)
-            .exclude(id__in=taken)
-            .order_by("compound__key", "slot", "id")
-        )
-    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
-    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
 
 
 class ItemChoiceForm(forms.Form):
@@ -134,11 +118,8 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 def campaign_create(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            campaign = form.save(commit=False)
-            campaign.created_by = request.user
-            campaign.save()
-            items = add_items(campaign, item_targets(campaign, form.cleaned_data["item_class"]))
+        campaign = form.save(commit=False)
+        campaign, items = create_campaign(campaign, created_by=request.user, item_class=form.cleaned_data["item_class"])
         messages.success(request, f"Campaign {campaign.name} created with {len(items)} items.")
         return redirect("curator:dashboard", slug=campaign.slug)
     return render(request, "annotation/curator/campaign_form.html", {"form": form, "campaign": None})

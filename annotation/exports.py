@@ -127,11 +127,21 @@ class _Echo:
         return value
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """Text a spreadsheet would run as a formula ("=HYPERLINK(…)") gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_chunks(data: Iterable[dict], fields: list[str]) -> Iterator[str]:
     writer = csv.DictWriter(_Echo(), fieldnames=fields)
     yield writer.writeheader()
     for row in data:
-        yield writer.writerow(row)
+        yield writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
 
 
 def json_chunks(data: Iterable[dict]) -> Iterator[str]:

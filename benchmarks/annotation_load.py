@@ -6,7 +6,8 @@ Usage: .venv/bin/python benchmarks/annotation_load.py [--annotators 50] [--secon
 It creates (drops first) the benchmark database, migrates it, loads the demo data and an
 open token-level campaign (every English demo sentence, N = annotators, no training), starts
 gunicorn, and lets each annotator enter through a Prolific-style link, consent, and then
-fetch-submit-next until time is up. Every submit-and-next (POST plus the redirected GET of
+fetch-submit-next until time is up, spending --think seconds (mean; uniform 0.5-1.5 times
+it) on each item as a person reading the sentence would. Every submit-and-next (POST plus the redirected GET of
 the next item) is timed. At the end the database is checked against what the clients sent.
 The last line is one JSON object with the figures.
 """
@@ -17,6 +18,7 @@ import argparse
 import http.cookiejar
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -85,9 +87,10 @@ def prepare(env: dict, database_url: str, annotators: int) -> None:
 
 
 class Annotator(threading.Thread):
-    def __init__(self, base: str, worker: int, deadline: float):
+    def __init__(self, base: str, worker: int, deadline: float, think: float):
         super().__init__(daemon=True)
-        self.base, self.worker, self.deadline = base, worker, deadline
+        self.base, self.worker, self.deadline, self.think = base, worker, deadline, think
+        self.pause = random.Random(worker)
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
         self.latencies: list[float] = []
         self.sent = 0
@@ -111,6 +114,10 @@ class Annotator(threading.Thread):
                 elif url.endswith("/instructions/"):
                     url, page = self.request(f"{self.base}/annotate/{SLUG}/")
                 elif (token := TOKEN.search(page)) is not None:
+                    # Reading the sentence and answering: think time around the mean, never 0.
+                    time.sleep(self.pause.uniform(0.5, 1.5) * self.think)
+                    if time.monotonic() >= self.deadline:
+                        break
                     answers = {
                         "csrfmiddlewaretoken": CSRF.search(page).group(1),
                         "token": token.group(1),
@@ -140,6 +147,12 @@ def main() -> None:
     parser.add_argument("--annotators", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds an annotator spends on an item before submitting (0: hammer)",
+    )
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/workbench_bench")
     args = parser.parse_args()
 
@@ -183,7 +196,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.2)
         deadline = time.monotonic() + args.seconds
-        clients = [Annotator(base, i, deadline) for i in range(args.annotators)]
+        clients = [Annotator(base, i, deadline, args.think) for i in range(args.annotators)]
         started = time.monotonic()
         for client in clients:
             client.start()

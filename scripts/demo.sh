@@ -37,6 +37,9 @@ python manage.py migrate --noinput
 
 say "loading the demo data"
 python manage.py load_demo
+say "opening the demo campaigns"
+CAMPAIGNS=$(python manage.py create_demo_campaigns --base-url "http://127.0.0.1:$PORT")
+printf '%s\n' "$CAMPAIGNS"
 
 say "checking the demo superuser"
 python manage.py shell -v 0 -c '
@@ -138,6 +141,11 @@ cat <<EOF
   Admin:                  http://127.0.0.1:$PORT/admin/   (login admin / admin)
   API:                    http://127.0.0.1:$PORT/api/   (OpenAPI schema: /api/schema/)
   Logs:                   $LOG_DIR/web.log, $LOG_DIR/worker.log, $LOG_DIR/beat.log
+
+  Rate as a crowd worker (Prolific-style link; any PROLIFIC_PID is a new worker):
+    http://127.0.0.1:$PORT/annotate/demo-token/start/?PROLIFIC_PID=demo-worker&STUDY_ID=demo&SESSION_ID=1
+  Rate as a local annotator: log in, then open http://127.0.0.1:$PORT/annotate/demo-type/start/
+  Curate (campaigns, dashboards, exports): http://127.0.0.1:$PORT/curate/
 
   Ctrl-C stops everything.
 

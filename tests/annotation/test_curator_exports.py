@@ -179,3 +179,12 @@ def test_schema_lists_the_annotation_api(client):
     assert {"/api/annotation/campaigns/", "/api/annotation/ratings/", "/api/annotation/campaigns/{id}/export/"} <= set(
         schema["paths"]
     )
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_defused():
+    from annotation.exports import csv_chunks
+
+    text = "".join(
+        csv_chunks([{"paraphrase": '=HYPERLINK("http://x")', "n": -1, "ok": "keen person"}], ["paraphrase", "n", "ok"])
+    )
+    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://x"")",-1,keen person'
