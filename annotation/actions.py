@@ -58,13 +58,13 @@ def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
 
 
 def create_campaign(
-    campaign: Campaign, *, created_by=None, item_class: str | None = None
+    campaign: Campaign, *, created_by=None, item_class: str | None = None, targets: list | None = None
 ) -> tuple[Campaign, list[Item]]:
-    """Save a new (unsaved) campaign with its items: every available sentence or compound in scope."""
+    """Save a new campaign with the chosen sentences/compounds, or every available one in scope."""
     with transaction.atomic():
         campaign.created_by = created_by
         campaign.save()
-        items = add_items(campaign, item_targets(campaign, item_class))
+        items = add_items(campaign, targets if targets is not None else item_targets(campaign, item_class))
     return campaign, items
 
 

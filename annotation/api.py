@@ -27,7 +27,7 @@ from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
 from annotation.models import Campaign, Item, Rating, SuggestedParaphrase
 from annotation.permissions import IsCurator
-from datasets.models import Collection, Compound
+from datasets.models import Collection, Compound, Sentence
 from datasets.vocabulary import CLASS_CHOICES
 
 # Choice columns as plain strings: their names (status, level, role) are taken by dataset enums.
@@ -85,6 +85,14 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
         write_only=True,
         help_text="Only compounds of this compositionality class (default: all).",
     )
+    item_ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_empty=False,
+        write_only=True,
+        help_text="The items to rate: sentence ids (token level) or compound ids (type level). "
+        "Default: every available naturalistic sentence or compound of the collection and language.",
+    )
 
     class Meta:
         model = Campaign
@@ -106,6 +114,7 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
             "completion_url",
             "status",
             "item_class",
+            "item_ids",
         ]
 
     def validate(self, attrs: dict) -> dict:
@@ -113,12 +122,31 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(
                 {"language": f"collection {attrs['collection'].slug!r} has no compounds in {attrs['language']!r}."}
             )
+        if ids := attrs.get("item_ids"):
+            level = attrs.get("level", Campaign.TOKEN)
+            scope = {"collection": attrs["collection"], "language": attrs["language"]}
+            if level == Campaign.TOKEN:
+                found = Sentence.objects.filter(
+                    id__in=ids, available=True, **{f"compound__{k}": x for k, x in scope.items()}
+                )
+            else:
+                found = Compound.objects.filter(id__in=ids, **scope)
+            by_id = {obj.id: obj for obj in found}
+            missing = [i for i in dict.fromkeys(ids) if i not in by_id]
+            if missing:
+                what = "available sentences" if level == Campaign.TOKEN else "compounds"
+                raise serializers.ValidationError(
+                    {"item_ids": f"not {what} of {attrs['collection'].slug}/{attrs['language']}: {missing[:10]}"}
+                )
+            attrs["targets"] = [by_id[i] for i in dict.fromkeys(ids)]
         return attrs
 
     def create(self, validated_data: dict) -> Campaign:
         item_class = validated_data.pop("item_class", None)
+        targets = validated_data.pop("targets", None)
+        validated_data.pop("item_ids", None)
         campaign, _ = create_campaign(
-            Campaign(**validated_data), created_by=self.context["request"].user, item_class=item_class
+            Campaign(**validated_data), created_by=self.context["request"].user, item_class=item_class, targets=targets
         )
         return campaign
 

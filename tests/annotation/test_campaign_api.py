@@ -67,3 +67,25 @@ def test_only_curators_may_create(who):
     user = User.objects.create_user("anna") if who == "annotator" else None
     assert post(user, BODY).status_code in (401, 403)
     assert not Campaign.objects.exists()
+
+
+def test_a_curator_can_choose_the_sentences(curator):
+    call_command("load_demo", stdout=StringIO())
+    from datasets.models import Sentence
+
+    chosen = list(
+        Sentence.objects.filter(compound__key="eager beaver", kind="naturalistic").values_list("id", flat=True)
+    )
+    response = post(curator, {**BODY, "item_ids": chosen})
+    assert response.status_code == 201 and response.json()["item_count"] == 3
+    assert set(Campaign.objects.get().items.values_list("sentence_id", flat=True)) == set(chosen)
+
+
+def test_chosen_ids_outside_the_scope_are_refused(curator):
+    call_command("load_demo", stdout=StringIO())
+    from datasets.models import Sentence
+
+    portuguese = Sentence.objects.filter(compound__language="pt").values_list("id", flat=True)[0]
+    response = post(curator, {**BODY, "item_ids": [portuguese]})
+    assert response.status_code == 400 and str(portuguese) in response.json()["item_ids"][0]
+    assert not Campaign.objects.exists()
