@@ -1,0 +1,31 @@
+"""Load what the pure analyses need from the database, as DataFrames."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from datasets.models import Sentence
+from datasets.vocabulary import NATURALISTIC
+
+
+def reference_sentence_scores(language: str, collection: str | None = None) -> pd.DataFrame:
+    """Imported reference scores: one row per naturalistic sentence with a token-level mean.
+
+    The public NCTTI files hold only per-sentence means, so there are no head or modifier
+    scores here: analyses that need raw ratings use the campaign's ratings instead.
+    """
+    sentences = Sentence.objects.filter(compound__language=language, kind=NATURALISTIC, token_score__isnull=False)
+    if collection:
+        sentences = sentences.filter(compound__collection__slug=collection)
+    rows = sentences.values_list(
+        "compound__collection__slug",
+        "compound__text",
+        "compound__compositionality_class",
+        "compound__type_score",
+        "token_score",
+    )
+    frame = pd.DataFrame(list(rows), columns=["collection", "text", "class", "type_score", "compound_score"])
+    # A compound is identified by collection and text: the demo's "car park" is not NCTTI's.
+    several = frame["collection"].nunique() > 1
+    frame["compound"] = frame["collection"] + "/" + frame["text"] if several else frame["text"]
+    return frame
