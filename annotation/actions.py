@@ -108,12 +108,14 @@ def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
     return released
 
 
-def claim_next_item(annotator: Annotator, now: datetime | None = None) -> Assignment | None:
+def claim_next_item(annotator: Annotator, now: datetime | None = None, limit: int | None = None) -> Assignment | None:
     """The annotator's current item, or a new one: least-taken first, seeded tie-break.
 
-    None when the annotator reached the campaign's maximum or every item has N ratings.
+    None when the annotator reached the campaign's maximum or every item has N ratings
+    (or ``limit`` < N, which simulations use to leave room for people).
     """
     campaign = annotator.campaign
+    cap = min(limit, campaign.ratings_per_item) if limit is not None else campaign.ratings_per_item
     now = now or timezone.now()
     release_expired(campaign, now)
     current = annotator.assignments.filter(status=Assignment.RESERVED, expires_at__gte=now).select_related("item")
@@ -126,7 +128,7 @@ def claim_next_item(annotator: Annotator, now: datetime | None = None) -> Assign
     for _ in range(CLAIM_ATTEMPTS):
         with transaction.atomic():
             candidates = (
-                Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=campaign.ratings_per_item)
+                Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=cap)
                 .exclude(assignments__annotator=annotator)
                 .order_by("taken", "order_key")
                 .select_for_update(skip_locked=True)
@@ -134,7 +136,7 @@ def claim_next_item(annotator: Annotator, now: datetime | None = None) -> Assign
             item = candidates.first()
             if item is None:
                 return None
-            if not Item.objects.filter(pk=item.pk, taken__lt=campaign.ratings_per_item).update(taken=F("taken") + 1):
+            if not Item.objects.filter(pk=item.pk, taken__lt=cap).update(taken=F("taken") + 1):
                 continue
             expires = now + timedelta(minutes=campaign.reservation_minutes)
             return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
@@ -221,3 +223,38 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
     except IntegrityError:
         # A second request of the same annotator claimed it first.
         return Assignment.objects.select_related("item").get(item=item, annotator=annotator)
+
+
+def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, leave_room: int = 2) -> int:
+    """Add simulated annotators' ratings (flagged ``simulated``), leaving ``leave_room`` per item for people."""
+    from annotation.simulation import answer, panel
+
+    rng = random.Random(f"{campaign.seed}:{seed}")
+    people = []
+    for person in panel(panel_size, seed):
+        annotator = enter_campaign(campaign, platform=Annotator.GENERIC, external_id=person.name)
+        Annotator.objects.filter(pk=annotator.pk).update(
+            simulated=True, consented_at=timezone.now(), training_passed=True
+        )
+        people.append((person, annotator))
+    stored, busy = 0, True
+    while busy:
+        # Round robin, like people working side by side, so every item gets different raters.
+        busy = False
+        for person, annotator in people:
+            assignment = claim_next_item(annotator, limit=max(1, campaign.ratings_per_item - leave_room))
+            if assignment is None:
+                continue
+            busy = True
+            truth = _reference_score(assignment.item)
+            if submit_rating(annotator, str(assignment.token), answer(person, truth, rng)).rating:
+                stored += 1
+    return stored
+
+
+def _reference_score(item: Item) -> float:
+    """The score a simulated annotator aims at: the sentence's, else the compound's, else the middle."""
+    for value in (getattr(item.sentence, "token_score", None), item.compound.token_score, item.compound.type_score):
+        if value is not None:
+            return value
+    return 2.5

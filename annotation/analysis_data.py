@@ -29,3 +29,19 @@ def reference_sentence_scores(language: str, collection: str | None = None) -> p
     several = frame["collection"].nunique() > 1
     frame["compound"] = frame["collection"] + "/" + frame["text"] if several else frame["text"]
     return frame
+
+
+def campaign_ratings(campaign_id: int, include_simulated: bool = True) -> pd.DataFrame:
+    """Ratings of a campaign's regular items: item, annotator, compound and the three scores."""
+    from annotation.models import Item, Rating
+
+    ratings = Rating.objects.filter(item__campaign_id=campaign_id, item__role=Item.REGULAR)
+    if not include_simulated:
+        ratings = ratings.filter(annotator__simulated=False)
+    columns = ["item", "annotator", "compound", "compound_score", "head_score", "modifier_score"]
+    rows = ratings.values_list(
+        "item_id", "annotator_id", "item__compound_id", "compound_score", "head_score", "modifier_score"
+    )
+    return pd.DataFrame(list(rows), columns=columns).astype(
+        {"compound_score": float, "head_score": float, "modifier_score": float}
+    )

@@ -48,6 +48,7 @@ class AnnotatorRow:
     gold_accuracy: float | None
     attention_accuracy: float | None
     training_passed: bool | None
+    simulated: bool
     flags: list[str] = field(default_factory=list)
 
     @property
@@ -184,6 +185,7 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
                 gold_accuracy=gold,
                 attention_accuracy=check,
                 training_passed=annotator.training_passed,
+                simulated=annotator.simulated,
                 flags=flags,
             )
         )

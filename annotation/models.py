@@ -106,6 +106,7 @@ class Annotator(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     training_passed = models.BooleanField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    simulated = models.BooleanField(default=False, help_text="A simulated annotator (demo data), not a person.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -40,6 +40,8 @@ python manage.py load_demo
 say "opening the demo campaigns"
 CAMPAIGNS=$(python manage.py create_demo_campaigns --base-url "http://127.0.0.1:$PORT")
 printf '%s\n' "$CAMPAIGNS"
+say "adding SIMULATED ratings to the demo campaigns (labelled simulated), so the reports have data"
+python manage.py simulate_ratings demo-token demo-type
 
 say "checking the demo superuser"
 python manage.py shell -v 0 -c '

@@ -233,8 +233,8 @@ def test_create_demo_campaigns_is_idempotent():
     call_command("create_demo_campaigns", stdout=out)
     token = Campaign.objects.get(slug="demo-token")
     kind = Campaign.objects.get(slug="demo-type")
-    assert (token.level, token.status, token.ratings_per_item) == ("token", "open", 3)
-    assert (kind.level, kind.status, kind.ratings_per_item) == ("type", "open", 3)
+    assert (token.level, token.status, token.ratings_per_item) == ("token", "open", 5)
+    assert (kind.level, kind.status, kind.ratings_per_item) == ("type", "open", 5)
     assert token.items.filter(role="training").count() == 2
     assert token.items.filter(role="attention").count() == 1
     assert token.items.count() == 24 * 3

@@ -65,7 +65,7 @@ class Command(BaseCommand):
         defaults = {
             "collection": collection,
             "language": "en",
-            "ratings_per_item": 3,
+            "ratings_per_item": 5,
             "seed": 2011,
             "status": Campaign.OPEN,
             "instructions": INSTRUCTIONS,
