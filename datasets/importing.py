@@ -173,6 +173,10 @@ class _Writer:
                 new.append(compound)
             else:
                 values["text"] = _better_casing(compound.text, entry["text"])
+                if compound.gold_synonym_source == v.GOLD_FROM_CURATOR:
+                    # A curator's pick outlives re-imports.
+                    values.pop("gold_synonym", None)
+                    values.pop("gold_synonym_source", None)
                 if _update(compound, values, entry["prov"], self.run):
                     changed.append(compound)
                 else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Count, Q
@@ -101,6 +102,13 @@ class Compound(Provenance):
         help_text="Reference compositionality averaged over the sentences (0-5).",
     )
     gold_synonym = models.CharField(max_length=200, blank=True)
+    gold_synonym_source = models.CharField(
+        max_length=12, choices=v.GOLD_SOURCE_CHOICES, blank=True, help_text="Where the gold synonym came from."
+    )
+    gold_synonym_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    gold_synonym_set_at = models.DateTimeField(null=True, blank=True)
     frequency = models.FloatField(null=True, blank=True)
     modifier_frequency = models.FloatField(null=True, blank=True)
     head_frequency = models.FloatField(null=True, blank=True)

@@ -5,4 +5,5 @@ from datasets import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("compounds/<int:pk>/", views.compound_detail, name="compound"),
+    path("compounds/<int:pk>/gold-synonym/", views.choose_gold_synonym_view, name="choose_gold_synonym"),
 ]

@@ -5,12 +5,16 @@ from __future__ import annotations
 from itertools import groupby
 
 from django import forms
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
+from annotation.permissions import curator_required
 from datasets import vocabulary as v
+from datasets.actions import choose_gold_synonym
 from datasets.models import Compound, Paraphrase, Sentence, Variant
 
 COMPOUNDS_PER_PAGE = 50
@@ -207,3 +211,16 @@ def compound_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "frequencies": [(label, format_frequency(value)) for label, value in frequencies],
         },
     )
+
+
+@require_POST
+@curator_required
+def choose_gold_synonym_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """A curator picks the compound's gold synonym (recorded with who and when)."""
+    compound = get_object_or_404(Compound, pk=pk)
+    try:
+        choose_gold_synonym(compound, request.POST.get("gold_synonym", ""), request.user)
+        messages.success(request, f"Gold synonym of {compound.text} set to {compound.gold_synonym!r}.")
+    except ValueError as exc:
+        messages.error(request, str(exc).capitalize() + ".")
+    return redirect("compound", pk=compound.pk)

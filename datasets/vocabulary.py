@@ -112,6 +112,14 @@ ORIGIN_CHOICES = [
 ]
 
 
+GOLD_FROM_FILE, GOLD_FROM_PARAPHRASES, GOLD_FROM_CURATOR = "file", "paraphrases", "curator"
+GOLD_SOURCE_CHOICES = [
+    (GOLD_FROM_FILE, "Given by the imported file"),
+    (GOLD_FROM_PARAPHRASES, "Most frequent type-level paraphrase"),
+    (GOLD_FROM_CURATOR, "Picked by a curator"),
+]
+
+
 def language_name(code: str) -> str:
     return LANGUAGE_NAMES.get(code, code)
 

@@ -104,6 +104,7 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
                 "type_score": _score(item.get("type_score"), "type_score"),
                 "token_score": round(sum(present) / len(present), 4) if present else None,
                 "gold_synonym": item.get("gold_synonym", ""),
+                "gold_synonym_source": v.GOLD_FROM_FILE if item.get("gold_synonym") else "",
             },
         )
     )
