@@ -45,3 +45,42 @@ def campaign_ratings(campaign_id: int, include_simulated: bool = True) -> pd.Dat
     return pd.DataFrame(list(rows), columns=columns).astype(
         {"compound_score": float, "head_score": float, "modifier_score": float}
     )
+
+
+def collected_sentence_scores(token_campaign_id: int, type_campaign_id: int) -> pd.DataFrame:
+    """Collected ratings in the shape of ``reference_sentence_scores``, with head and modifier too.
+
+    Token level: per sentence the mean over annotators of each question; type level: per
+    compound the mean compound score of the type-level campaign.
+    """
+    from annotation.models import Item, Rating
+
+    token = pd.DataFrame(
+        list(
+            Rating.objects.filter(item__campaign_id=token_campaign_id, item__role=Item.REGULAR).values_list(
+                "item__sentence_id",
+                "item__compound__text",
+                "item__compound__compositionality_class",
+                "compound_score",
+                "head_score",
+                "modifier_score",
+            )
+        ),
+        columns=["sentence", "compound", "class", "compound_score", "head_score", "modifier_score"],
+    )
+    kind = pd.DataFrame(
+        list(
+            Rating.objects.filter(item__campaign_id=type_campaign_id, item__role=Item.REGULAR).values_list(
+                "item__compound__text", "compound_score"
+            )
+        ),
+        columns=["compound", "type_score"],
+    )
+    if token.empty:
+        return token
+    per_sentence = token.groupby(["sentence", "compound", "class"], dropna=False, as_index=False)[
+        ["compound_score", "head_score", "modifier_score"]
+    ].mean()
+    type_scores = kind.groupby("compound")["type_score"].mean()
+    per_sentence["type_score"] = per_sentence["compound"].map(type_scores)
+    return per_sentence

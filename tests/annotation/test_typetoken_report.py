@@ -69,3 +69,35 @@ def test_the_published_class_means_are_reproduced(shared_data):
 def test_a_language_without_scores_is_a_clear_error():
     with pytest.raises(CommandError, match="no compounds with token-level scores in language 'xx'"):
         call_command("typetoken_report", "--language", "xx")
+
+
+def test_the_report_runs_on_collected_ratings_with_head_and_modifier():
+    call_command("create_demo_campaigns", stdout=StringIO())
+    call_command("simulate_ratings", "demo-token", "demo-type", stdout=StringIO())
+    out = StringIO()
+    call_command(
+        "typetoken_report",
+        "--token-campaign",
+        "demo-token",
+        "--type-campaign",
+        "demo-type",
+        "--format",
+        "json",
+        stdout=out,
+    )
+    report = json.loads(out.getvalue())
+    assert report["language"] == "en" and report["n_compounds"] == 24
+    assert report["correlations"]["all"]["n"] == 24 and report["correlations"]["all"]["rho"] > 0.5
+    for means in report["class_means"].values():
+        assert means["head"]["mean"] is not None and means["modifier"]["mean"] is not None
+    # Simulated heads are more literal than whole compounds, as in the paper's table 3.
+    idiomatic = report["class_means"]["idiomatic"]
+    assert idiomatic["head"]["mean"] > idiomatic["compound"]["mean"]
+
+
+def test_campaign_levels_are_checked():
+    call_command("create_demo_campaigns", stdout=StringIO())
+    with pytest.raises(CommandError, match="must be token level"):
+        call_command("typetoken_report", "--token-campaign", "demo-type", "--type-campaign", "demo-token")
+    with pytest.raises(CommandError, match="give --language"):
+        call_command("typetoken_report")
