@@ -6,7 +6,16 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import Count
 
-from annotation.models import Annotator, Assignment, Campaign, Item, Rating, SuggestedParaphrase
+from annotation.models import (
+    Annotator,
+    Assignment,
+    Campaign,
+    FilterPolicy,
+    Item,
+    PolicyRun,
+    Rating,
+    SuggestedParaphrase,
+)
 
 
 @admin.register(Campaign)
@@ -94,3 +103,18 @@ class SuggestedParaphraseAdmin(admin.ModelAdmin):
     list_filter = ["rating__item__campaign"]
     list_select_related = ["rating"]
     raw_id_fields = ["rating"]
+
+
+@admin.register(FilterPolicy)
+class FilterPolicyAdmin(admin.ModelAdmin):
+    list_display = ["name", "min_rho", "min_items", "min_gold_accuracy", "question", "created_by", "created_at"]
+    search_fields = ["name", "description"]
+    readonly_fields = ["created_by", "created_at"]
+
+
+@admin.register(PolicyRun)
+class PolicyRunAdmin(admin.ModelAdmin):
+    list_display = ["policy", "campaign", "kept", "computed_at"]
+    list_filter = ["policy"]
+    list_select_related = ["policy", "campaign"]
+    readonly_fields = ["policy", "campaign", "removed", "kept", "computed_at"]

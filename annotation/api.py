@@ -25,8 +25,9 @@ from rest_framework.routers import SimpleRouter
 from annotation import exports
 from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
-from annotation.models import Campaign, Item, Rating, SuggestedParaphrase
+from annotation.models import Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
 from annotation.permissions import IsCurator
+from annotation.reporting import campaign_report
 from datasets.models import Collection, Compound, Sentence
 from datasets.vocabulary import CLASS_CHOICES
 
@@ -242,6 +243,69 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             raise ValidationError({"file": f"{fmt!r} is not one of: {', '.join(exports.FORMATS)}."})
         return exports.streaming_response(campaign, table, fmt)
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "policy",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="Name of a saved filter policy (default: nobody removed).",
+            )
+        ],
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The campaign report (see campaign_report).")},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def report(self, request, pk=None):
+        """Agreement, annotator reliability, the filter policy applied and the aggregates of the kept annotators."""
+        campaign = self.get_object()
+        policy = None
+        if name := request.query_params.get("policy", "").strip():
+            policy = FilterPolicy.objects.filter(name=name).first()
+            if policy is None:
+                raise ValidationError({"policy": f"No filter policy {name!r}."})
+        return Response(campaign_report(campaign, policy))
+
+
+class FilterPolicySerializer(serializers.ModelSerializer):
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    question = serializers.ChoiceField(
+        choices=["compound_score", "head_score", "modifier_score"],
+        default="compound_score",
+        help_text="The question Spearman's rho is computed on.",
+    )
+
+    class Meta:
+        model = FilterPolicy
+        fields = [
+            "id",
+            "name",
+            "description",
+            "min_rho",
+            "min_items",
+            "min_gold_accuracy",
+            "question",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = ["created_at"]
+
+    def validate_min_rho(self, value: float | None) -> float | None:
+        if value is not None and not -1 <= value <= 1:
+            raise serializers.ValidationError("Between -1 and 1.")
+        return value
+
+
+class FilterPolicyViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Annotator filter policies (list and create; curators only)."""
+
+    serializer_class = FilterPolicySerializer
+    permission_classes = [IsCurator]
+    queryset = FilterPolicy.objects.select_related("created_by").order_by("name")
+
+    def perform_create(self, serializer):
+        serializer.save(created_by=self.request.user)
+
 
 @extend_schema_view(
     list=extend_schema(
@@ -279,6 +343,7 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet):
 router = SimpleRouter()
 router.register("campaigns", CampaignViewSet, basename="campaign")
 router.register("ratings", RatingViewSet, basename="rating")
+router.register("policies", FilterPolicyViewSet, basename="policy")
 
 app_name = "annotation_api"
 urlpatterns = [path("", include(router.urls))]

@@ -188,3 +188,44 @@ class SuggestedParaphrase(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class FilterPolicy(models.Model):
+    """A saved rule for dropping annotators before aggregating (Garcia et al. 2021: Spearman rho >= 0.2 or 0.4)."""
+
+    name = models.CharField(max_length=60, unique=True)
+    description = models.TextField(blank=True)
+    min_rho = models.FloatField(null=True, blank=True, help_text="Minimum Spearman rho against the others (none: any).")
+    min_items = models.PositiveIntegerField(default=3, help_text="Minimum number of rated items.")
+    min_gold_accuracy = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="Minimum share of gold items right (none: not judged on gold).",
+    )
+    question = models.CharField(max_length=20, default="compound_score", help_text="The question rho is computed on.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "filter policies"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PolicyRun(models.Model):
+    """What a policy removed on a campaign, saved each time it is applied."""
+
+    policy = models.ForeignKey(FilterPolicy, on_delete=models.CASCADE, related_name="runs")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="policy_runs")
+    removed = models.JSONField(default=list, help_text="[{annotator, reason}]")
+    kept = models.PositiveIntegerField(default=0, help_text="Annotators kept.")
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-computed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.policy} on {self.campaign.slug}: {len(self.removed)} removed"

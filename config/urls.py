@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from annotation.report_views import language_report_view
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -9,6 +11,7 @@ urlpatterns = [
     path("curate/", include("annotation.curator_urls")),
     path("api/annotation/", include("annotation.api")),
     path("api/", include("datasets.api.urls")),
+    path("reports/<str:language>/", language_report_view, name="language_report"),
     path("annotate/", include("annotation.urls")),
     path("", include("datasets.urls")),
 ]

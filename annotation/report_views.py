@@ -1,0 +1,122 @@
+"""Report pages: a campaign's report for curators, and the public type/token report of a language."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from annotation import reporting, svg
+from annotation.analysis.agreement import QUESTIONS
+from annotation.models import Campaign, FilterPolicy
+from annotation.permissions import curator_required
+from datasets.models import Compound
+from datasets.vocabulary import CLASS_CHOICES
+
+DOWNLOADS = ("json", "items.csv", "compounds.csv")
+REFRESH_SECONDS = 60
+CLASS_LABELS = {**dict(CLASS_CHOICES), reporting.UNCLASSIFIED: "Unclassified"}
+QUESTION_LABELS = {"compound_score": "compound", "head_score": "head", "modifier_score": "modifier"}
+
+
+def _policy(request: HttpRequest) -> FilterPolicy | None:
+    name = request.GET.get("policy", "").strip()
+    if not name:
+        return None
+    policy = FilterPolicy.objects.filter(name=name).first()
+    if policy is None:
+        raise Http404(f"No filter policy {name!r}.")
+    return policy
+
+
+def _download(report: dict, kind: str, slug: str) -> HttpResponse:
+    policy = report["policy"]["name"]
+    if kind == "json":
+        response = HttpResponse(json.dumps(report, indent=2), content_type="application/json")
+        filename = f"{slug}-report.json"
+    else:
+        table = kind.removesuffix(".csv")
+        body = reporting.items_csv(report) if table == "items" else reporting.compounds_csv(report)
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+        filename = f"{slug}-{table}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Filter-Policy"] = policy
+    return response
+
+
+@require_GET
+@curator_required
+def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = get_object_or_404(Campaign.objects.select_related("collection"), slug=slug)
+    policy = _policy(request)
+    download = request.GET.get("download", "")
+    if download and download not in DOWNLOADS:
+        raise Http404("No such download.")
+    report = reporting.campaign_report(campaign, policy)
+    if download:
+        return _download(report, download, campaign.slug)
+    charts = [
+        {
+            "class": cls,
+            "label": CLASS_LABELS.get(cls, cls),
+            "charts": [
+                {
+                    "question": QUESTION_LABELS[q],
+                    "svg": svg.bar_chart(
+                        by_question[q], [str(s) for s in report["distributions"]["scores"]], f"{cls}: {q} scores"
+                    ),
+                    "n": sum(by_question[q]),
+                }
+                for q in QUESTIONS
+            ],
+        }
+        for cls, by_question in report["distributions"]["classes"].items()
+    ]
+    query = f"&policy={policy.name}" if policy else ""
+    return render(
+        request,
+        "annotation/curator/report.html",
+        {
+            "campaign": campaign,
+            "report": report,
+            "charts": charts,
+            "policies": FilterPolicy.objects.order_by("name"),
+            "selected": policy.name if policy else "",
+            "policy_query": query,
+            "refresh_seconds": REFRESH_SECONDS if report["live"] else None,
+            "compound_rows": [r for r in report["compounds"]["rows"] if r["question"] == "compound_score"],
+        },
+    )
+
+
+@require_GET
+def language_report_view(request: HttpRequest, language: str) -> HttpResponse:
+    if not Compound.objects.filter(language=language).exists():
+        raise Http404(f"No compounds in {language!r}.")
+    report = reporting.reference_report(language)
+    points = [
+        {"x": p["type_score"], "y": p["token_mean"], "label": p["compound"], "class": p["class"]}
+        for p in reporting.reference_points(language)
+    ]
+    class_means = []
+    if report:
+        for cls, means in report["class_means"].items():
+            class_means.append({"class": cls, "label": CLASS_LABELS.get(cls, cls), "means": means})
+    return render(
+        request,
+        "annotation/language_report.html",
+        {
+            "language": language,
+            "report": report,
+            "class_means": class_means,
+            "correlations": [
+                {"label": "All" if key == "all" else CLASS_LABELS.get(key, key), **value}
+                for key, value in (report["correlations"].items() if report else [])
+            ],
+            "scatter": svg.scatter(points, f"{language}: token mean against type score", "type score", "token mean")
+            if points
+            else None,
+        },
+    )

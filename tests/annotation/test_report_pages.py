@@ -1,0 +1,117 @@
+import csv
+import io
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from annotation.models import Campaign, FilterPolicy
+from tests.annotation.test_curator import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    call_command("create_demo_campaigns", stdout=StringIO())
+    call_command("simulate_ratings", "demo-token", stdout=StringIO())
+    return Campaign.objects.get(slug="demo-token")
+
+
+@pytest.fixture
+def curator_client(client):
+    client.force_login(make_user("curator"))
+    return client
+
+
+def report_url(campaign: Campaign) -> str:
+    return reverse("curator:report", args=[campaign.slug])
+
+
+def test_campaign_report_is_for_curators_only(client, demo):
+    url = report_url(demo)
+    response = client.get(url)
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    client.force_login(make_user("annotator"))
+    assert client.get(url).status_code == 403
+    assert client.get(url + "?download=json").status_code == 403
+
+
+def test_campaign_report_page_renders_charts_and_highlights_removed_annotators(curator_client, demo):
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.OPEN)
+    response = curator_client.get(report_url(demo) + "?policy=rho>=0.2")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<svg" in html and 'class="chart bar-chart"' in html
+    assert 'id="agreement"' in html and 'id="reliability"' in html and 'class="removed"' in html
+    assert 'id="simulated-note"' in html and "sim-08" in html
+    assert '<meta http-equiv="refresh" content="60">' in html  # open: live
+    assert '<option value="rho&gt;=0.2" selected>' in html
+    assert response.context["report"]["policy"]["name"] == "rho>=0.2"
+
+
+def test_a_closed_campaign_does_not_refresh_and_unknown_policies_404(curator_client, demo):
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.CLOSED)
+    html = curator_client.get(report_url(demo)).content.decode()
+    assert 'http-equiv="refresh"' not in html
+    assert curator_client.get(report_url(demo) + "?policy=nope").status_code == 404
+    assert curator_client.get(report_url(demo) + "?download=xml").status_code == 404
+
+
+def test_a_campaign_without_ratings_renders(curator_client, demo):
+    response = curator_client.get(reverse("curator:report", args=["demo-type"]))
+    assert response.status_code == 200 and b"No ratings yet" in response.content
+
+
+def test_downloads(curator_client, demo):
+    url = report_url(demo)
+    data = json.loads(curator_client.get(url + "?download=json&policy=rho>=0.2").content)
+    assert data["items"]["policy"] == "rho>=0.2" and data["policy"]["removed"]
+    response = curator_client.get(url + "?download=items.csv&policy=rho>=0.2")
+    assert response["Content-Type"].startswith("text/csv") and "attachment" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == len(data["items"]["rows"]) and {r["policy"] for r in rows} == {"rho>=0.2"}
+    assert {r["question"] for r in rows} == {"compound_score", "head_score", "modifier_score"}
+    compounds = list(csv.DictReader(io.StringIO(curator_client.get(url + "?download=compounds.csv").content.decode())))
+    assert compounds and {r["policy"] for r in compounds} == {"none"} and compounds[0]["comp_mean"]
+
+
+def test_the_dashboard_links_to_the_report(curator_client, demo):
+    html = curator_client.get(reverse("curator:dashboard", args=[demo.slug])).content.decode()
+    assert report_url(demo) in html
+
+
+def test_language_report_is_public_with_a_scatter_plot(client, demo):
+    language = demo.language
+    response = client.get(reverse("language_report", args=[language]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="correlations"' in html and 'id="class-means"' in html
+    assert 'class="chart scatter"' in html and "<circle" in html
+    assert client.get(reverse("language_report", args=["xx"])).status_code == 404
+    assert reverse("language_report", args=[language]) in client.get(reverse("home")).content.decode()
+
+
+def test_api_report_and_policies(client, demo):
+    url = f"/api/annotation/campaigns/{demo.pk}/report/"
+    assert client.get(url).status_code in (401, 403)
+    client.force_login(make_user("annotator"))
+    assert client.get(url).status_code == 403
+    assert client.get("/api/annotation/policies/").status_code == 403
+    client.force_login(make_user("curator"))
+    data = client.get(url, {"policy": "rho>=0.2"}).json()
+    assert data["policy"]["name"] == "rho>=0.2" and data["campaign"]["id"] == demo.pk
+    assert set(data) >= {"agreement", "reliability", "items", "compounds", "distributions", "paraphrases"}
+    assert client.get(url, {"policy": "nope"}).status_code == 400
+    listed = client.get("/api/annotation/policies/").json()
+    assert {"none", "rho>=0.2", "rho>=0.4"} <= {p["name"] for p in listed["results"]}
+    created = client.post(
+        "/api/annotation/policies/", {"name": "strict", "min_rho": 0.5, "min_items": 5}, content_type="application/json"
+    )
+    assert created.status_code == 201, created.content
+    assert created.json()["created_by"] and FilterPolicy.objects.filter(name="strict").exists()
+    assert client.get(url, {"policy": "strict"}).json()["policy"]["min_rho"] == 0.5
+    duplicate = client.post("/api/annotation/policies/", {"name": "strict"}, content_type="application/json")
+    assert duplicate.status_code == 400
