@@ -25,7 +25,7 @@ from rest_framework.routers import SimpleRouter
 from annotation import exports
 from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
-from annotation.models import Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
+from annotation.models import CAMPAIGN_SETTINGS, Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
 from annotation.permissions import IsCurator
 from annotation.reporting import campaign_report
 from datasets.models import Collection, Compound, Sentence
@@ -97,26 +97,7 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "collection",
-            "language",
-            "level",
-            "ratings_per_item",
-            "seed",
-            "max_items_per_annotator",
-            "reservation_minutes",
-            "instructions",
-            "consent_text",
-            "training_pass_mark",
-            "gold_tolerance",
-            "completion_url",
-            "status",
-            "item_class",
-            "item_ids",
-        ]
+        fields = ["id", *CAMPAIGN_SETTINGS, "item_class", "item_ids"]
 
     def validate(self, attrs: dict) -> dict:
         if not Compound.objects.filter(collection=attrs["collection"], language=attrs["language"]).exists():

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from annotation import exports
 from annotation.actions import add_items, create_campaign, item_targets
 from annotation.dashboard import campaign_dashboard, campaigns_with_counts
-from annotation.models import Campaign
+from annotation.models import CAMPAIGN_SETTINGS, Campaign
 from annotation.permissions import curator_required
 from datasets import vocabulary as v
 from datasets.models import Collection, language_code_validator
@@ -54,23 +54,7 @@ class CampaignForm(forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = [
-            "name",
-            "slug",
-            "collection",
-            "language",
-            "level",
-            "ratings_per_item",
-            "seed",
-            "max_items_per_annotator",
-            "reservation_minutes",
-            "instructions",
-            "consent_text",
-            "training_pass_mark",
-            "gold_tolerance",
-            "completion_url",
-            "status",
-        ]
+        fields = list(CAMPAIGN_SETTINGS)
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 6}),
             "consent_text": forms.Textarea(attrs={"rows": 4}),

@@ -57,6 +57,26 @@ class Campaign(models.Model):
         return self.name
 
 
+# What a curator sets when creating a campaign, in the UI and the API alike.
+CAMPAIGN_SETTINGS = (
+    "name",
+    "slug",
+    "collection",
+    "language",
+    "level",
+    "ratings_per_item",
+    "seed",
+    "max_items_per_annotator",
+    "reservation_minutes",
+    "instructions",
+    "consent_text",
+    "training_pass_mark",
+    "gold_tolerance",
+    "completion_url",
+    "status",
+)
+
+
 class Item(models.Model):
     """One thing to rate: a sentence (token level) or a compound (type level)."""
 
