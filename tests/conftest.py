@@ -42,7 +42,9 @@ REQUIREMENT_FIXTURES = {
     "redis": {"redis_url"},
     "browser": {"chromium_path", "chromium_launch_options"},
     "shared_data": {"shared_data"},
+    "wordnet": {"debian_wordnet"},
 }
+DEBIAN_WORDNET = Path("/usr/share/wordnet")
 
 
 def in_ci() -> bool:
@@ -85,11 +87,14 @@ def missing(requirement: str) -> str | None:
         return None if chromium_executable() else f"{chromium_wanted()} is missing (apt-get install chromium)"
     if requirement == "shared_data":
         return None if SHARED_DATA.is_dir() else f"shared data folder {SHARED_DATA} is missing"
+    if requirement == "wordnet":
+        found = (DEBIAN_WORDNET / "data.noun").is_file()
+        return None if found else f"{DEBIAN_WORDNET} is missing (apt-get install wordnet-base)"
     raise ValueError(requirement)
 
 
 # Only a developer's machine may lack these; in CI their absence is a failure.
-REQUIRED_IN_CI = {"browser", "shared_data"}
+REQUIRED_IN_CI = {"browser", "shared_data", "wordnet"}
 
 
 def requirements_of(item: pytest.Item) -> list[str]:
@@ -155,3 +160,11 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(missing("shared_data"))
     return SHARED_DATA
+
+
+@pytest.fixture
+def debian_wordnet() -> Path:
+    """Debian's WordNet 3.0 database files (package wordnet-base)."""
+    if reason := missing("wordnet"):
+        pytest.skip(reason)
+    return DEBIAN_WORDNET
