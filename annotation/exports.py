@@ -17,7 +17,8 @@ from django.http import StreamingHttpResponse
 from annotation.models import Campaign, Rating, SuggestedParaphrase
 
 CHUNK = 2000
-RATING_FIELDS = [
+# Where a row comes from: shared by both tables.
+CONTEXT_FIELDS = [
     "campaign",
     "rating_id",
     "item_id",
@@ -29,6 +30,9 @@ RATING_FIELDS = [
     "annotator_id",
     "platform",
     "external_id",
+]
+RATING_FIELDS = [
+    *CONTEXT_FIELDS,
     "head_score",
     "modifier_score",
     "compound_score",
@@ -36,22 +40,7 @@ RATING_FIELDS = [
     "created_at",
     "paraphrases",
 ]
-PARAPHRASE_FIELDS = [
-    "campaign",
-    "rating_id",
-    "item_id",
-    "role",
-    "compound",
-    "language",
-    "sentence_id",
-    "sentence_slot",
-    "annotator_id",
-    "platform",
-    "external_id",
-    "position",
-    "paraphrase",
-    "created_at",
-]
+PARAPHRASE_FIELDS = [*CONTEXT_FIELDS, "position", "paraphrase", "created_at"]
 TABLES = {"ratings": RATING_FIELDS, "paraphrases": PARAPHRASE_FIELDS}
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
 

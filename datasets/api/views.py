@@ -67,6 +67,17 @@ def _param(name: str, description: str, type=OpenApiTypes.STR, enum=None) -> Ope
     )
 
 
+def _filter_by_compound(queryset, request, path: str):
+    """The collection, language and compound filters shared by sentences and variants."""
+    if collection := _text_param(request, "collection"):
+        queryset = queryset.filter(**{f"{path}__collection__slug": collection})
+    if language := _text_param(request, "language"):
+        queryset = queryset.filter(**{f"{path}__language": language})
+    if (compound := _id_param(request, "compound")) is not None:
+        queryset = queryset.filter(**{f"{path}_id": compound})
+    return queryset
+
+
 COLLECTION = _param("collection", "Slug of the collection (namespace) of the compound, e.g. default or demo.")
 LANGUAGE = _param("language", "ISO 639 code of the compound's language, e.g. en or pt.")
 COMPOUND = _param("compound", "Id of the compound.", OpenApiTypes.INT)
@@ -149,12 +160,7 @@ class SentenceViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = Sentence.objects.select_related("compound__collection").order_by(*SENTENCE_ORDER)
         if self.action != "list":
             return queryset
-        if collection := _text_param(self.request, "collection"):
-            queryset = queryset.filter(compound__collection__slug=collection)
-        if language := _text_param(self.request, "language"):
-            queryset = queryset.filter(compound__language=language)
-        if (compound := _id_param(self.request, "compound")) is not None:
-            queryset = queryset.filter(compound_id=compound)
+        queryset = _filter_by_compound(queryset, self.request, "compound")
         if kind := _choice_param(self.request, "kind", v.SENTENCE_KIND_CHOICES):
             queryset = queryset.filter(kind=kind)
         if (available := _bool_param(self.request, "available")) is not None:
@@ -183,12 +189,7 @@ class VariantViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = Variant.objects.select_related("sentence__compound__collection").order_by(*VARIANT_ORDER)
         if self.action != "list":
             return queryset
-        if collection := _text_param(self.request, "collection"):
-            queryset = queryset.filter(sentence__compound__collection__slug=collection)
-        if language := _text_param(self.request, "language"):
-            queryset = queryset.filter(sentence__compound__language=language)
-        if (compound := _id_param(self.request, "compound")) is not None:
-            queryset = queryset.filter(sentence__compound_id=compound)
+        queryset = _filter_by_compound(queryset, self.request, "sentence__compound")
         if (sentence := _id_param(self.request, "sentence")) is not None:
             queryset = queryset.filter(sentence_id=sentence)
         if kind := _choice_param(self.request, "kind", v.VARIANT_KIND_CHOICES):
