@@ -13,5 +13,7 @@ urlpatterns = [
     path("api/", include("datasets.api.urls")),
     path("reports/<str:language>/", language_report_view, name="language_report"),
     path("annotate/", include("annotation.urls")),
+    path("build/", include("datasets.build_urls")),
+    path("review/", include("datasets.review_urls")),
     path("", include("datasets.urls")),
 ]

@@ -112,7 +112,9 @@ class Compound(Provenance):
     frequency = models.FloatField(null=True, blank=True)
     modifier_frequency = models.FloatField(null=True, blank=True)
     head_frequency = models.FloatField(null=True, blank=True)
-    frequency_source = models.CharField(max_length=100, blank=True)
+    frequency_source = models.CharField(max_length=200, blank=True)
+    pmi = models.FloatField(null=True, blank=True, help_text="Pointwise mutual information of the two words (log2).")
+    ppmi = models.FloatField(null=True, blank=True, help_text="Positive PMI: max(0, PMI).")
 
     objects = CompoundQuerySet.as_manager()
 
@@ -233,6 +235,13 @@ class Variant(Provenance):
     status = models.CharField(max_length=10, choices=v.VARIANT_STATUS_CHOICES, default=v.GENERATED, db_index=True)
     origin = models.CharField(max_length=10, choices=v.ORIGIN_CHOICES, default=v.ORIGIN_GENERATED)
     source_column = models.CharField(max_length=100, blank=True)
+    details = models.JSONField(
+        default=dict, blank=True, help_text="How a generated variant was made: resource, senses, frequencies."
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["sentence", "kind", "rank", "isolated"]
@@ -260,3 +269,102 @@ class Variant(Provenance):
         if not self.has_span:
             return self.text, "", ""
         return self.text[: self.span_start], self.replacement, self.text[self.span_end :]
+
+    @property
+    def is_decided(self) -> bool:
+        """A curator approved, edited or rejected it: regeneration leaves it alone."""
+        return self.status != v.GENERATED
+
+    def snapshot(self) -> dict:
+        """The reviewable state, as recorded before and after a curator's change."""
+        return {"text": self.text, "span": [self.span_start, self.span_end], "status": self.status}
+
+
+class VariantChange(models.Model):
+    """One curator decision on a variant: who, when, and the state before and after."""
+
+    APPROVE, EDIT, REJECT, RESET = "approve", "edit", "reject", "reset"
+    ACTION_CHOICES = [(APPROVE, "Approved"), (EDIT, "Edited"), (REJECT, "Rejected"), (RESET, "Back to pending")]
+
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=10, choices=ACTION_CHOICES)
+    before = models.JSONField()
+    after = models.JSONField()
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} variant {self.variant_id} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class FrequencyTable(models.Model):
+    """Counts of words and compounds from one source (a corpus the user uploaded, or wordfreq)."""
+
+    CORPUS, WORDFREQ = "corpus", "wordfreq"
+    SOURCE_CHOICES = [(CORPUS, "Counted in a corpus"), (WORDFREQ, "wordfreq (compounds estimated)")]
+
+    name = models.CharField(max_length=200)
+    language = models.CharField(max_length=8, validators=[language_code_validator], db_index=True)
+    source = models.CharField(max_length=10, choices=SOURCE_CHOICES, default=CORPUS)
+    corpus_path = models.CharField(max_length=500, blank=True)
+    corpus_format = models.CharField(max_length=20, blank=True)
+    corpus_bytes = models.BigIntegerField(null=True, blank=True)
+    tokens = models.BigIntegerField(default=0, help_text="Tokens counted in the whole corpus.")
+    counts = models.JSONField(default=dict, help_text="{word or compound (lower case): count}")
+    job = models.ForeignKey("BuildJob", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.language}, {self.tokens:,} tokens)"
+
+
+class BuildJob(models.Model):
+    """A long dataset-building job run by Celery workers (variant generation, corpus counting)."""
+
+    GENERATE_VARIANTS, COUNT_CORPUS = "generate_variants", "count_corpus"
+    KIND_CHOICES = [(GENERATE_VARIANTS, "Generate variants"), (COUNT_CORPUS, "Count a corpus")]
+    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+    STATUS_CHOICES = [
+        (QUEUED, "Queued"),
+        (RUNNING, "Running"),
+        (DONE, "Done"),
+        (FAILED, "Failed"),
+        (CANCELLED, "Cancelled"),
+    ]
+
+    kind = models.CharField(max_length=20, choices=KIND_CHOICES)
+    language = models.CharField(max_length=8, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED, db_index=True)
+    total = models.PositiveBigIntegerField(default=0, help_text="Units of work (compounds, corpus chunks).")
+    done = models.PositiveBigIntegerField(default=0)
+    done_parts = models.JSONField(default=list, blank=True, help_text="Indices of finished chunks.")
+    message = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+
+    @property
+    def progress(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.DONE, self.FAILED, self.CANCELLED)

@@ -1,0 +1,1 @@
+"""Building minimal pairs (pure: no Django import): lexical lookups, random matching, realisation."""

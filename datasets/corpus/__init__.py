@@ -1,0 +1,1 @@
+"""Streaming corpus counting in chunks (pure: no Django import)."""
