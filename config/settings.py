@@ -143,6 +143,19 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 7 * 24 * 3600
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+# Lexical resources for variant generation (all local: nothing is downloaded).
+# WordNet: Debian's wordnet-base files, copied for NLTK into WORKBENCH_NLTK_DATA.
+WORDNET_DIR = Path(env_str("WORKBENCH_WORDNET_DIR") or "/usr/share/wordnet")
+NLTK_DATA_DIR = Path(env_str("WORKBENCH_NLTK_DATA") or VAR_DIR / "nltk_data")
+# Portuguese: an OpenWordNet-PT file (OMW tab or WN-LMF XML) when given, else the MyThes thesauri.
+OPENWORDNET_PT = env_str("WORKBENCH_OPENWORDNET_PT")
+MYTHES_PT = [
+    Path(path)
+    for path in (
+        env_str("WORKBENCH_MYTHES_PT") or "/usr/share/mythes/th_pt_PT_v2.dat,/usr/share/mythes/th_pt_BR.dat"
+    ).split(",")
+    if path.strip()
+]
 
 LOGGING = {
     "version": 1,

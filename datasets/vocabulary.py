@@ -37,6 +37,7 @@ SPAN_FROM_SEARCH = "search"  # the compound (or an inflected form) found in the 
 SPAN_FROM_FUZZY = "fuzzy"  # found only by a prefix match: worth a curator's look
 SPAN_FROM_MARKUP = "markup"  # [brackets] in a team-written file
 SPAN_FROM_EDIT = "edit"  # set by a curator
+SPAN_FROM_GENERATION = "generated"  # placed by the variant generator
 SPAN_SOURCE_CHOICES = [
     (SPAN_FROM_TAGS, "Tag list"),
     (SPAN_FROM_DIFF, "Minimal-pair difference"),
@@ -44,6 +45,7 @@ SPAN_SOURCE_CHOICES = [
     (SPAN_FROM_FUZZY, "Found by prefix match"),
     (SPAN_FROM_MARKUP, "Bracket markup"),
     (SPAN_FROM_EDIT, "Curator edit"),
+    (SPAN_FROM_GENERATION, "Placed by the generator"),
 ]
 
 # Probe kinds of a variant (the minimal-pair partner of a sentence).

@@ -8,8 +8,11 @@ does not ship, so the database files are copied into an NLTK data folder of our 
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
+import warnings
+from functools import cached_property
 from pathlib import Path
+
+from datasets.lexicon.base import ADJECTIVE, LexiconUnavailable, Synonym, check_pos
 
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
 FILES = [
@@ -78,7 +81,7 @@ LEXNAMES = [
 ]
 
 
-class WordNetUnavailable(RuntimeError):
+class WordNetUnavailable(LexiconUnavailable):
     """Debian's WordNet files are not installed."""
 
 
@@ -113,16 +116,10 @@ def open_wordnet(nltk_data: Path, source: Path = DEBIAN_WORDNET):
     root = str(nltk_data.resolve())
     if root not in nltk.data.path:
         nltk.data.path.append(root)
-    return WordNetCorpusReader(str(folder), None)
-
-
-@dataclass(frozen=True)
-class Synonym:
-    """A single-word synonym of a noun (or adjective modifier), with its sense rank and count."""
-
-    lemma: str
-    sense_rank: int  # 1 = the word's most common sense
-    count: int  # tagged-corpus frequency of this lemma in that sense (cntlist)
+    with warnings.catch_warnings():
+        # Without the Open Multilingual Wordnet NLTK warns on every open; we only read English.
+        warnings.filterwarnings("ignore", message="The multilingual functions are not available")
+        return WordNetCorpusReader(str(folder), None)
 
 
 def synonyms(wordnet, word: str, pos: str = "n", limit: int = 10) -> list[Synonym]:
@@ -138,3 +135,65 @@ def synonyms(wordnet, word: str, pos: str = "n", limit: int = 10) -> list[Synony
             seen.add(name.casefold())
             found.append(Synonym(name, rank, lemma.count()))
     return found[:limit]
+
+
+class WordNetLexicon:
+    """English WordNet as a :class:`~datasets.lexicon.base.Lexicon` (give it ``open_wordnet(...)``)."""
+
+    def __init__(self, wordnet) -> None:
+        self.wordnet = wordnet
+        self.name = f"WordNet {wordnet.get_version()}"
+
+    def synonyms(self, word: str, pos: str) -> list[Synonym]:
+        """Nouns: sense order, then cntlist count. Adjectives also take their similar_tos' lemmas.
+
+        An adjective's synset often holds the word alone ("eager"): its near-synonyms sit in
+        the satellites linked by similar_to ("anxious", "impatient"), so they count as the
+        same sense, after the synset's own lemmas.
+        """
+        check_pos(pos)
+        seen = {word.casefold()}
+        found: list[Synonym] = []
+        # NLTK answers pos="a" with heads and satellites together, in index.adj's sense order.
+        for rank, synset in enumerate(self.wordnet.synsets(word, pos=pos), start=1):
+            groups = [synset.lemmas()]
+            if pos == ADJECTIVE:
+                groups.append([lemma for similar in synset.similar_tos() for lemma in similar.lemmas()])
+            for lemmas in groups:
+                for lemma in sorted(lemmas, key=lambda lemma: -lemma.count()):
+                    name = lemma.name()
+                    if "_" in name or name.casefold() in seen:
+                        continue
+                    seen.add(name.casefold())
+                    found.append(Synonym(name, rank, lemma.count()))
+        return found
+
+    def usage(self, word: str, pos: str) -> int:
+        """Tagged count of ``word`` as ``pos`` over its senses, plus one per sense (so rare words still count)."""
+        check_pos(pos)
+        key = word.casefold()
+        total = 0
+        for synset in self.wordnet.synsets(word, pos=pos):
+            total += 1 + sum(lemma.count() for lemma in synset.lemmas() if lemma.name().casefold() == key)
+        return total
+
+    def two_word_entries(self) -> list[str]:
+        return list(self._two_word_nouns)
+
+    @cached_property
+    def _two_word_nouns(self) -> tuple[str, ...]:
+        # Read data.noun itself: it keeps each lemma's case, so proper names ("James Cook",
+        # "Alfred Eisenstaedt") can be left out; NLTK's lemma index is lower-cased. A raw
+        # scan takes a fraction of a second, where walking NLTK's synsets takes seconds.
+        found = set()
+        with open(Path(self.wordnet.root.path) / "data.noun", encoding="utf-8") as data:
+            for line in data:
+                if line.startswith(" "):
+                    continue  # the licence header
+                fields = line.split(" ", 4 + 2 * 255)
+                count = int(fields[3], 16)
+                for word in fields[4 : 4 + 2 * count : 2]:
+                    parts = word.split("_")
+                    if len(parts) == 2 and all(part.isalpha() and part.islower() for part in parts):
+                        found.add(" ".join(parts))
+        return tuple(sorted(found))

@@ -1,0 +1,435 @@
+"""Generating minimal-pair variants into the database, never overwriting a curator's decision.
+
+The science lives in pure modules (``datasets.building``: plan, lexicon lookups, random
+matching, realisation); this module loads the language's resources once, asks them for
+each compound's replacements, realises them in every sentence and writes the result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+
+from datasets import vocabulary as v
+from datasets.building import plan as p
+from datasets.building.pools import read_pool_file, with_frequencies
+from datasets.building.random_match import MatchingPool
+from datasets.building.realise import neutral, realise
+from datasets.building.words_syn import (
+    WordNotInCompound,
+    generic_replacements,
+    head_synonyms,
+    lone_synonyms,
+    lookup_synonyms,
+    modifier_synonyms,
+    words_syn,
+)
+from datasets.frequency import SOURCE as WORDFREQ_SOURCE
+from datasets.frequency import per_million
+from datasets.models import Collection, Compound, FrequencyTable, Sentence, Variant
+
+NEUTRAL_SENTENCES = [
+    (v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT, "short", False),
+    (v.NEUTRAL_SHORT, v.NEUTRAL_PLURAL_SLOT, "short", True),
+    (v.NEUTRAL_LONG, v.NEUTRAL_SINGULAR_SLOT, "long", False),
+    (v.NEUTRAL_LONG, v.NEUTRAL_PLURAL_SLOT, "long", True),
+]
+PATTERN_OF_KIND = {v.NEUTRAL_SHORT: "short", v.NEUTRAL_LONG: "long"}
+VARIANT_FIELDS = ["text", "span_start", "span_end", "span_source", "flags", "details"]
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    """Where replacements come from; the defaults need nothing but the installed packages."""
+
+    frequency_table: int | None = None  # a FrequencyTable id; default: the language's newest, else wordfreq
+    pool_file: str = ""  # one compound per line; replaces the default random pool
+    neutral: bool = True  # create the neutral sentences and their variants
+
+    def as_dict(self) -> dict:
+        return {"frequency_table": self.frequency_table, "pool_file": self.pool_file, "neutral": self.neutral}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GenerationOptions:
+        return cls(
+            frequency_table=data.get("frequency_table"),
+            pool_file=data.get("pool_file") or "",
+            neutral=data.get("neutral", True),
+        )
+
+
+@dataclass
+class GenerationSummary:
+    compounds: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    kept_decided: int = 0
+    removed: int = 0
+    neutral_sentences: int = 0
+    skipped_sentences: int = 0
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+# --- resources ------------------------------------------------------------------------------
+
+
+@dataclass
+class Resources:
+    """A language's lexicon, frequencies and random pool, loaded once per process."""
+
+    language: str
+    lexicon: object
+    frequency: Callable[[str], float]
+    frequency_source: str
+    pool: MatchingPool
+    pool_source: str
+
+
+_resources: dict[tuple, Resources] = {}
+_resources_lock = threading.Lock()
+
+
+def open_lexicon(language: str):
+    """English WordNet, or the Portuguese OpenWordNet file when configured, else MyThes."""
+    base = language.split("-")[0]
+    if base == "en":
+        from datasets.lexicon.wordnet import WordNetLexicon, open_wordnet
+
+        return WordNetLexicon(open_wordnet(settings.NLTK_DATA_DIR, settings.WORDNET_DIR))
+    if base == "pt":
+        if settings.OPENWORDNET_PT:
+            from datasets.lexicon.openwordnet import OpenWordNetLexicon
+
+            return OpenWordNetLexicon(Path(settings.OPENWORDNET_PT))
+        from datasets.lexicon.mythes import MyThesLexicon
+
+        return MyThesLexicon([path for path in settings.MYTHES_PT if path.is_file()] or settings.MYTHES_PT)
+    raise ValueError(f"no lexicon for language {language!r}: English (en) and Portuguese (pt) are supported")
+
+
+def frequency_table(language: str, table_id: int | None) -> FrequencyTable | None:
+    """The table asked for, else the language's newest counted corpus, else None (wordfreq)."""
+    tables = FrequencyTable.objects.filter(language=language, source=FrequencyTable.CORPUS).exclude(tokens=0)
+    table = tables.filter(pk=table_id).first() if table_id else tables.first()
+    if table_id and table is None:
+        raise ValueError(f"frequency table {table_id} does not exist for language {language!r}")
+    return table
+
+
+def frequency_function(language: str, table: FrequencyTable | None) -> tuple[Callable[[str], float], str]:
+    """Per-million frequency from a counted corpus, or from wordfreq (whose compound values are estimates)."""
+    if table is None:
+        return (lambda text: per_million(text, language)), WORDFREQ_SOURCE
+    counts, scale = table.counts, 1e6 / table.tokens
+    return (lambda text: counts.get(" ".join(text.casefold().split()), 0) * scale), f"corpus {table.name}"
+
+
+def load_resources(language: str, options: GenerationOptions) -> Resources:
+    table = frequency_table(language, options.frequency_table)
+    key = (language, table.pk if table else None, options.pool_file)
+    with _resources_lock:
+        if key in _resources:
+            return _resources[key]
+        lexicon = open_lexicon(language)
+        frequency, frequency_source = frequency_function(language, table)
+        if options.pool_file:
+            entries, pool_source = read_pool_file(Path(options.pool_file)), f"file {options.pool_file}"
+        else:
+            entries = list(lexicon.two_word_entries())
+            pool_source = f"{lexicon.name} two-word entries + the dataset's compounds"
+        entries += list(Compound.objects.filter(language=language).values_list("text", flat=True).distinct())
+        pool = MatchingPool(with_frequencies(entries, frequency, language))
+        resources = Resources(language, lexicon, frequency, frequency_source, pool, pool_source)
+        _resources[key] = resources
+        return resources
+
+
+def forget_resources() -> None:
+    """Drop cached resources (after a new frequency table or pool)."""
+    with _resources_lock:
+        _resources.clear()
+
+
+# --- planning -------------------------------------------------------------------------------
+
+
+def _pairs(items: Iterable) -> list[tuple[str, dict]]:
+    return [(item.text, item.details) for item in items]
+
+
+def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]) -> p.CompoundPlan:
+    lexicon, frequency = resources.lexicon, resources.frequency
+    words = compound.text.split()
+    modifier = compound.modifier or (words[0] if len(words) > 1 else "")
+    head = compound.head or words[-1]
+    found = lookup_synonyms(lexicon, modifier, head, compound.language)
+    args = dict(
+        compound=compound.text,
+        modifier=modifier,
+        head=head,
+        modifier_synonyms=found.modifier,
+        head_synonyms=found.head,
+        frequency=frequency,
+        resource=found.resource,
+    )
+    notes: list[str] = []
+
+    def attempt(build, **extra) -> list[tuple[str, dict]]:
+        try:
+            return _pairs(build(**args, **extra))
+        except WordNotInCompound as exc:
+            if str(exc) not in notes:
+                notes.append(str(exc))
+            return []
+
+    f_avg = (frequency(compound.text) + frequency(modifier) + frequency(head)) / 3
+    target_words = [w for w in (modifier, head) if w] or words
+    random_by_slot = {
+        slot: [
+            (c.text, {"f_avg": round(c.f_avg, 4), "target_f_avg": round(f_avg, 4), "source": resources.pool_source})
+            for c in resources.pool.frequency_matched(
+                compound.text, target_words, f_avg, n=p.PER_KIND, skip=p.PER_KIND * (slot - 1)
+            )
+        ]
+        for slot in slots
+    }
+    unmatched = [
+        (c.text, {"source": resources.pool_source})
+        for c in resources.pool.unmatched(compound.text, target_words, n=p.PER_KIND, seed=compound.key)
+    ]
+    try:
+        generic = generic_replacements(compound.text, modifier, head, compound.language)
+    except WordNotInCompound:
+        generic = {}
+    compound_plan = p.compound_plan(
+        compound=compound.text,
+        modifier=modifier,
+        head=head,
+        gold_synonym=compound.gold_synonym,
+        words_syn=attempt(words_syn),
+        modifier_syn=attempt(modifier_synonyms),
+        head_syn=attempt(head_synonyms),
+        modifier_alone=attempt(lone_synonyms, side="modifier"),
+        head_alone=attempt(lone_synonyms, side="head"),
+        generic=generic,
+        random_by_slot=random_by_slot,
+        unmatched=unmatched,
+    )
+    compound_plan.notes[:0] = notes
+    return compound_plan
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def ensure_neutral_sentences(compound: Compound) -> int:
+    """The four neutral sentences (short/long, singular/plural) unless they exist already."""
+    have = {(s.kind, s.slot) for s in compound.sentences.all() if s.kind != v.NATURALISTIC}
+    created = []
+    for kind, slot, pattern, plural in NEUTRAL_SENTENCES:
+        if (kind, slot) in have:
+            continue
+        made = neutral(compound.text, compound.language, pattern=pattern, plural=plural)
+        created.append(
+            Sentence(
+                compound=compound,
+                kind=kind,
+                slot=slot,
+                text=made.text,
+                span_start=made.span[0],
+                span_end=made.span[1],
+                span_source=v.SPAN_FROM_GENERATION,
+                plural=plural,
+                flags=list(made.flags),
+            )
+        )
+    Sentence.objects.bulk_create(created)
+    return len(created)
+
+
+def _realised_variants(compound: Compound, sentence: Sentence, compound_plan: p.CompoundPlan) -> list[Variant]:
+    out = []
+    naturalistic = sentence.kind == v.NATURALISTIC
+    for r in compound_plan.for_sentence(sentence.slot if naturalistic else None):
+        if r.kind == v.ORIGINAL:
+            continue  # the sentence itself
+        if naturalistic:
+            made = realise(
+                sentence.text,
+                (sentence.span_start, sentence.span_end),
+                r.text,
+                compound.language,
+                plural=sentence.plural,
+            )
+        else:
+            made = neutral(r.text, compound.language, pattern=PATTERN_OF_KIND[sentence.kind], plural=sentence.plural)
+        out.append(_variant(sentence, r, made.text, made.span, list(made.flags)))
+    if sentence.kind == v.NEUTRAL_SHORT and sentence.slot == v.NEUTRAL_SINGULAR_SLOT:
+        for r in compound_plan.isolated():
+            out.append(_variant(sentence, r, r.text, (0, len(r.text)), [], isolated=True))
+    return out
+
+
+def _variant(sentence, r: p.Replacement, text: str, span, flags: list[str], isolated: bool = False) -> Variant:
+    return Variant(
+        sentence=sentence,
+        kind=r.kind,
+        rank=r.rank,
+        isolated=isolated,
+        text=text,
+        span_start=span[0],
+        span_end=span[1],
+        span_source=v.SPAN_FROM_GENERATION,
+        status=v.GENERATED,
+        origin=v.ORIGIN_GENERATED,
+        flags=flags,
+        details={**r.details, "replacement": r.text},
+    )
+
+
+def _write(compound: Compound, wanted: list[Variant], summary: GenerationSummary) -> None:
+    """Create, update or remove generated variants; decided and imported ones stay as they are."""
+    existing = {
+        (x.sentence_id, x.kind, x.rank, x.isolated): x
+        for x in Variant.objects.filter(sentence__compound=compound).only(
+            "id", "sentence_id", "kind", "rank", "isolated", "status", "origin", *VARIANT_FIELDS
+        )
+    }
+    to_create, to_update, keep = [], [], set()
+    for variant in wanted:
+        key = (variant.sentence_id, variant.kind, variant.rank, variant.isolated)
+        keep.add(key)
+        old = existing.get(key)
+        if old is None:
+            to_create.append(variant)
+        elif old.is_decided or old.origin != v.ORIGIN_GENERATED:
+            summary.kept_decided += old.is_decided
+            summary.unchanged += not old.is_decided
+        elif any(getattr(old, name) != getattr(variant, name) for name in VARIANT_FIELDS):
+            for name in VARIANT_FIELDS:
+                setattr(old, name, getattr(variant, name))
+            to_update.append(old)
+        else:
+            summary.unchanged += 1
+    stale = [
+        old.pk
+        for key, old in existing.items()
+        if key not in keep and not old.is_decided and old.origin == v.ORIGIN_GENERATED
+    ]
+    Variant.objects.bulk_create(to_create, batch_size=500)
+    Variant.objects.bulk_update(to_update, VARIANT_FIELDS, batch_size=500)
+    Variant.objects.filter(pk__in=stale).delete()
+    summary.created += len(to_create)
+    summary.updated += len(to_update)
+    summary.removed += len(stale)
+
+
+def generate_for_compound(compound: Compound, options: GenerationOptions, summary: GenerationSummary) -> None:
+    resources = load_resources(compound.language, options)
+    with transaction.atomic():
+        if options.neutral:
+            summary.neutral_sentences += ensure_neutral_sentences(compound)
+        sentences = [s for s in compound.sentences.all() if options.neutral or s.kind == v.NATURALISTIC]
+        usable = [s for s in sentences if s.available and s.text and s.has_span]
+        summary.skipped_sentences += len(sentences) - len(usable)
+        slots = sorted({s.slot for s in usable if s.kind == v.NATURALISTIC}) or [1]
+        compound_plan = plan_compound(compound, resources, slots)
+        wanted = [variant for s in usable for variant in _realised_variants(compound, s, compound_plan)]
+        _write(compound, wanted, summary)
+    if compound_plan.notes:
+        summary.notes[f"{compound.text} ({compound.language})"] = compound_plan.notes
+    summary.compounds += 1
+
+
+def generate_variants(
+    compounds: QuerySet[Compound] | Iterable[Compound],
+    options: GenerationOptions | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> GenerationSummary:
+    """Generate (or regenerate) every variant of the compounds; one transaction per compound."""
+    options = options or GenerationOptions()
+    summary = GenerationSummary()
+    for done, compound in enumerate(compounds, start=1):
+        generate_for_compound(compound, options, summary)
+        if on_progress:
+            on_progress(done)
+    return summary
+
+
+def ensure_compounds(language: str, texts: Iterable[str], collection: str) -> list[Compound]:
+    """The named compounds of a language; one not in the database is created from its words, head last."""
+    found: list[Compound] = []
+    for text in texts:
+        text = " ".join(text.split())
+        if not text:
+            continue
+        key = v.compound_key(text)
+        compound = Compound.objects.filter(language=language, key=key).order_by("collection__slug").first()
+        if compound is None:
+            words = text.split()
+            if len(words) < 2:
+                raise ValueError(f"{text!r}: a new compound needs at least two words (modifier and head)")
+            compound = Compound.objects.create(
+                collection=Collection.named(collection),
+                language=language,
+                text=text,
+                modifier=" ".join(words[:-1]),
+                head=words[-1],
+            )
+        found.append(compound)
+    return found
+
+
+# --- reporting ------------------------------------------------------------------------------
+
+
+def variants_report(compounds: Iterable[Compound]) -> list[dict]:
+    """Each compound's variants grouped by probe name, one entry per sentence (the command's JSON)."""
+    out = []
+    for compound in compounds:
+        groups: dict[str, list[dict]] = {group: [] for group in p.OUTPUT_GROUPS if group != "original"}
+        groups["neutral"] = []
+        sentences = compound.sentences.order_by("kind", "slot").prefetch_related("variants")
+        for sentence in sentences:
+            where = {"sentence_kind": sentence.kind, "slot": sentence.slot}
+            if sentence.kind != v.NATURALISTIC:
+                groups["neutral"].append(
+                    {
+                        "kind": sentence.kind,
+                        "replacement": sentence.surface,
+                        "sentence": sentence.text,
+                        "span": [sentence.span_start, sentence.span_end],
+                        "status": "plural" if sentence.plural else "singular",
+                        "flags": list(sentence.flags),
+                        **where,
+                    }
+                )
+            for variant in sentence.variants.all():
+                group = p.KIND_GROUP.get(variant.kind)
+                if group is None or group == "original":
+                    continue
+                groups[group].append(
+                    {
+                        "kind": variant.kind,
+                        "rank": variant.rank,
+                        "replacement": variant.replacement,
+                        "sentence": variant.text,
+                        "span": [variant.span_start, variant.span_end],
+                        "status": variant.status,
+                        "flags": list(variant.flags),
+                        "isolated": variant.isolated,
+                        **where,
+                    }
+                )
+        out.append({"compound": compound.text, "language": compound.language, "variants": groups})
+    return out
