@@ -7,6 +7,7 @@ each compound's replacements, realises them in every sentence and writes the res
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -18,12 +19,14 @@ from django.db.models import QuerySet
 
 from datasets import vocabulary as v
 from datasets.building import plan as p
+from datasets.building.inflection import pt_agreement_flags
 from datasets.building.pools import read_pool_file, with_frequencies
 from datasets.building.random_match import MatchingPool
 from datasets.building.realise import neutral, realise
 from datasets.building.words_syn import (
     WordNotInCompound,
     generic_replacements,
+    generic_words,
     head_synonyms,
     lone_synonyms,
     lookup_synonyms,
@@ -40,6 +43,7 @@ NEUTRAL_SENTENCES = [
     (v.NEUTRAL_LONG, v.NEUTRAL_SINGULAR_SLOT, "long", False),
     (v.NEUTRAL_LONG, v.NEUTRAL_PLURAL_SLOT, "long", True),
 ]
+IN_COMPOUND = {v.SYNONYM_HEAD, v.SYNONYM_MODIFIER, v.SYNONYM_BOTH}  # a noun and its adjective side by side
 PATTERN_OF_KIND = {v.NEUTRAL_SHORT: "short", v.NEUTRAL_LONG: "long"}
 VARIANT_FIELDS = ["text", "span_start", "span_end", "span_source", "flags", "details"]
 
@@ -167,6 +171,14 @@ def _pairs(items: Iterable) -> list[tuple[str, dict]]:
     return [(item.text, item.details) for item in items]
 
 
+def _with_agreement(details: dict, modifier: str, head: str) -> dict:
+    """Portuguese: flag a new head and a kept (or new) adjective that may not agree ("líquido alcoólica")."""
+    new_modifier = details.get("modifier", {}).get("synonym", modifier)
+    new_head = details.get("head", {}).get("synonym", head)
+    flags = pt_agreement_flags(new_head, new_modifier)
+    return {**details, "flags": list(flags)} if flags else details
+
+
 def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]) -> p.CompoundPlan:
     lexicon, frequency = resources.lexicon, resources.frequency
     words = compound.text.split()
@@ -184,9 +196,17 @@ def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]
     )
     notes: list[str] = []
 
+    portuguese = compound.language.split("-")[0] == "pt"
+
     def attempt(build, **extra) -> list[tuple[str, dict]]:
         try:
-            return _pairs(build(**args, **extra))
+            found = build(**args, **extra)
+            if portuguese:
+                return [
+                    (r.text, _with_agreement(r.details, modifier, head) if r.kind in IN_COMPOUND else r.details)
+                    for r in found
+                ]
+            return _pairs(found)
         except WordNotInCompound as exc:
             if str(exc) not in notes:
                 notes.append(str(exc))
@@ -211,6 +231,7 @@ def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]
         generic = generic_replacements(compound.text, modifier, head, compound.language)
     except WordNotInCompound:
         generic = {}
+
     compound_plan = p.compound_plan(
         compound=compound.text,
         modifier=modifier,
@@ -226,6 +247,12 @@ def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]
         unmatched=unmatched,
     )
     compound_plan.notes[:0] = notes
+    if portuguese:  # "coisa" (f) with a masculine adjective: "coisa elétrico"
+        flags = list(pt_agreement_flags(generic_words(compound.language).head, modifier))
+        compound_plan.shared = [
+            dataclasses.replace(r, details={**r.details, "flags": flags}) if r.kind == v.GENERIC_HEAD and flags else r
+            for r in compound_plan.shared
+        ]
     return compound_plan
 
 
@@ -273,10 +300,10 @@ def _realised_variants(compound: Compound, sentence: Sentence, compound_plan: p.
             )
         else:
             made = neutral(r.text, compound.language, pattern=PATTERN_OF_KIND[sentence.kind], plural=sentence.plural)
-        out.append(_variant(sentence, r, made.text, made.span, list(made.flags)))
+        out.append(_variant(sentence, r, made.text, made.span, [*r.details.get("flags", []), *made.flags]))
     if sentence.kind == v.NEUTRAL_SHORT and sentence.slot == v.NEUTRAL_SINGULAR_SLOT:
         for r in compound_plan.isolated():
-            out.append(_variant(sentence, r, r.text, (0, len(r.text)), [], isolated=True))
+            out.append(_variant(sentence, r, r.text, (0, len(r.text)), list(r.details.get("flags", [])), isolated=True))
     return out
 
 

@@ -37,6 +37,9 @@ python manage.py migrate --noinput
 
 say "loading the demo data"
 python manage.py load_demo
+say "generating the demo's minimal-pair variants (WordNet, MyThes, wordfreq; curator decisions kept)"
+python manage.py generate_variants --language en
+python manage.py generate_variants --language pt
 say "opening the demo campaigns"
 CAMPAIGNS=$(python manage.py create_demo_campaigns --base-url "http://127.0.0.1:$PORT")
 printf '%s\n' "$CAMPAIGNS"

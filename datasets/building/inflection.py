@@ -312,3 +312,43 @@ def guess_gender(noun: str) -> str | None:
         if modifier.endswith("a") and not modifier.endswith("ista"):
             return "f"
     return gender
+
+
+def pt_adjective_gender(word: str) -> str | None:
+    """The gender an adjective's ending shows ("alcoólica" f, "falso" m); None when invariable ("doce")."""
+    low = word.casefold()
+    if low.endswith(("o", "os")):
+        return "m"
+    if low.endswith(("a", "as")) and not low.endswith(("ista", "istas")):
+        return "f"
+    return None
+
+
+def pt_adjective_lemma(word: str) -> str:
+    """The masculine singular a thesaurus lists ("alcoólicas" → "alcoólico"); other words unchanged."""
+    low = word.casefold()
+    for ending, lemma in (("as", "o"), ("os", "o"), ("a", "o")):
+        if low.endswith(ending) and not low.endswith("ista"):
+            return word[: -len(ending)] + lemma
+    return word
+
+
+def pt_inflect_adjective(lemma: str, gender: str) -> str:
+    """A masculine adjective in ``gender`` ("etílico", "f" → "etílica"); only the regular -o/-a pair."""
+    if gender == "f" and lemma.endswith("o"):
+        return lemma[:-1] + "a"
+    return lemma
+
+
+def pt_agreement_flags(head: str, modifier: str) -> tuple[str, ...]:
+    """A flag when a replacement's adjective may not agree with its (new) head noun ("líquido alcoólica")."""
+    adjective = pt_adjective_gender(modifier)
+    if adjective is None:
+        return ()
+    noun = guess_gender(head)
+    if noun is None:
+        return (f"agreement: check that '{modifier}' agrees in gender with '{head}'",)
+    if noun != adjective:
+        wanted = "masculine" if noun == "m" else "feminine"
+        return (f"agreement: '{modifier}' may need the {wanted} to agree with '{head}'",)
+    return ()

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from datasets import vocabulary as v
+from datasets.building.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
 from datasets.formats.spans import Span, fold
 from datasets.lexicon.base import ADJECTIVE, NOUN, Lexicon, Synonym, preferred_pos
 
@@ -99,9 +100,18 @@ def lookup_synonyms(lexicon: Lexicon, modifier: str, head: str, language: str) -
     """The head as a noun; the modifier in the part of speech the lexicon uses it most ("eager": adjective)."""
     choices = MODIFIER_POS.get(language_key(language), (NOUN, ADJECTIVE))
     modifier_pos = preferred_pos(lexicon, modifier, choices)
-    return SynonymLookup(
-        lexicon.name, modifier_pos, lexicon.synonyms(modifier, modifier_pos), lexicon.synonyms(head, NOUN)
-    )
+    modifier_found = lexicon.synonyms(modifier, modifier_pos)
+    if not modifier_found and language_key(language) == "pt":
+        # Thesauri list adjectives in the masculine singular: look "alcoólica" up as
+        # "alcoólico" and give its synonyms the modifier's gender ("etílica").
+        lemma = pt_adjective_lemma(modifier)
+        gender = pt_adjective_gender(modifier) or "m"
+        if lemma != modifier:
+            modifier_pos = preferred_pos(lexicon, lemma, choices)
+            modifier_found = [
+                replace(s, lemma=pt_inflect_adjective(s.lemma, gender)) for s in lexicon.synonyms(lemma, modifier_pos)
+            ]
+    return SynonymLookup(lexicon.name, modifier_pos, modifier_found, lexicon.synonyms(head, NOUN))
 
 
 def _occurrences(compound: str, word: str) -> list[Span]:

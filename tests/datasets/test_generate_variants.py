@@ -228,3 +228,19 @@ def test_a_generation_job_runs_in_batches_with_progress_and_ignores_repeats(djan
     job.refresh_from_db()
     assert job.status == BuildJob.DONE and job.done == 3 and job.progress == 1.0
     assert job.result["created"] == Variant.objects.count()
+
+
+def test_portuguese_feminine_adjectives_are_looked_up_as_lemmas_and_disagreements_flagged():
+    bebida = make_compound(
+        "bebida alcoólica", "alcoólica", "bebida", language="pt", gold="bebida com álcool",
+        sentences=["É proibido vender bebida alcoólica para menores."],
+    )  # fmt: skip
+    generate_variants([bebida])
+    modifier_syn = variants(bebida, v.SYNONYM_MODIFIER)
+    assert modifier_syn, "alcoólica is found through its lemma alcoólico"
+    assert all(x.replacement.startswith("bebida ") and x.replacement.endswith("a") for x in modifier_syn)
+    head_syn = variants(bebida, v.SYNONYM_HEAD)
+    masculine = [x for x in head_syn if x.replacement.split()[0].endswith("o")]
+    assert masculine and all(any(f.startswith("agreement:") for f in x.flags) for x in masculine)
+    lone = variants(bebida, v.HEAD_SYNONYM_ONLY)
+    assert lone and not any(x.flags for x in lone), "a noun alone has nothing to agree with"

@@ -102,3 +102,21 @@ def test_guess_gender(noun, expected):
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError):
         pluralise("car", "fr")
+
+
+def test_portuguese_adjectives_show_their_gender_and_lemma():
+    from datasets.building.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
+
+    assert [pt_adjective_gender(w) for w in ("alcoólica", "falsos", "doce", "solar")] == ["f", "m", None, None]
+    assert pt_adjective_lemma("alcoólicas") == "alcoólico" and pt_adjective_lemma("doce") == "doce"
+    assert pt_inflect_adjective("etílico", "f") == "etílica" and pt_inflect_adjective("doce", "f") == "doce"
+
+
+def test_an_adjective_that_disagrees_with_its_new_head_is_flagged():
+    from datasets.building.inflection import pt_agreement_flags
+
+    assert pt_agreement_flags("líquido", "alcoólica") == (
+        "agreement: 'alcoólica' may need the masculine to agree with 'líquido'",
+    )
+    assert pt_agreement_flags("bebida", "espirituosa") == ()
+    assert pt_agreement_flags("água", "doce") == ()
