@@ -80,29 +80,34 @@ def write_corpus(path: Path, tokens: int, compounds: list[str], seed: int = 7) -
     block = 1_000_000
     with path.open("w", encoding="utf-8") as out:
         while written < tokens:
-            n = min(block, tokens - written)
+            n = max(1, min(block, tokens - written))
             words = vocabulary[rng.choice(len(vocabulary), size=n, p=weights)].tolist()
             lines = [" ".join(words[i : i + line_words]) for i in range(0, n, line_words)]
+            extra = 0
             for i in rng.choice(len(lines), size=min(len(lines), 200), replace=False):
-                lines[i] += " " + planted[int(i) % len(planted)]  # a few real bigrams to find
+                compound = planted[int(i) % len(planted)]  # a few real bigrams to find
+                lines[i] += " " + compound
+                extra += len(compound.split())
             out.write("\n".join(lines) + "\n")
-            written += n
+            written += n + extra
     return written
 
 
-def count(path: Path, compounds: list[str], workers: int, chunks: int) -> tuple[int, float]:
-    from datasets.corpus.counting import Targets, count_chunk, merge, split_chunks
+def count(path: Path, compounds: list[str], workers: int, chunks: int) -> tuple[int, int, float]:
+    """Count with ``workers`` processes running the chunk function the Celery task runs."""
+    from datasets.corpus.counting import Targets, count_chunk, merge
+    from datasets.corpus.readers import chunk_ranges
 
-    targets = Targets.from_compounds(compounds)
-    ranges = split_chunks(path, "text", chunks)
+    targets = Targets.from_texts(compounds)
+    ranges = chunk_ranges(path, "text", chunks)
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = list(
-            pool.map(count_chunk, [path] * len(ranges), ["text"] * len(ranges), ranges, [targets] * len(ranges))
-        )
-    total = merge(parts)
+        futures = [pool.submit(count_chunk, path, "text", targets, start, end) for start, end in ranges]
+        total = merge([future.result() for future in futures])
     seconds = time.perf_counter() - started
-    return total.tokens, seconds
+    single = count_chunk(path, "text", targets, *ranges[0])  # a spot check of chunk independence
+    assert all(total.counts.get(k, 0) >= n for k, n in single.counts.items())
+    return total.tokens, len(ranges), seconds
 
 
 def main() -> None:
@@ -126,11 +131,11 @@ def main() -> None:
     print(
         f"corpus: {tokens:,} tokens, {corpus.stat().st_size / 1e6:.0f} MB written in {time.perf_counter() - started:.1f} s"
     )
-    counted, seconds_count = count(corpus, texts, args.workers, args.chunks)
+    counted, chunks, seconds_count = count(corpus, texts, args.workers, args.chunks)
     assert counted == tokens, (counted, tokens)
     per_worker = counted / seconds_count / args.workers
     print(
-        f"counting: {counted:,} tokens in {seconds_count:.1f} s with {args.workers} workers, {args.chunks} chunks: "
+        f"counting: {counted:,} tokens in {seconds_count:.1f} s with {args.workers} workers, {chunks} chunks: "
         f"{counted / seconds_count:,.0f} tokens/s, {per_worker:,.0f} tokens/s per worker"
     )
     corpus.unlink()

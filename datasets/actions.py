@@ -23,10 +23,14 @@ def fill_frequencies(collection: str, language: str, overwrite: bool = False) ->
         f = compound_frequencies(compound.text, compound.modifier, compound.head, compound.language)
         compound.frequency, compound.modifier_frequency, compound.head_frequency = f.compound, f.modifier, f.head
         compound.frequency_source = SOURCE
+        # PMI under wordfreq's independence estimate is 0 by construction: it says nothing, so none is kept.
+        compound.pmi = compound.ppmi = None
         changed.append(compound)
     with transaction.atomic():
         Compound.objects.bulk_update(
-            changed, ["frequency", "modifier_frequency", "head_frequency", "frequency_source"], batch_size=500
+            changed,
+            ["frequency", "modifier_frequency", "head_frequency", "frequency_source", "pmi", "ppmi"],
+            batch_size=500,
         )
     return len(changed)
 

@@ -33,6 +33,7 @@ from datasets.building.words_syn import (
     modifier_synonyms,
     words_syn,
 )
+from datasets.corpus.readers import tokenize
 from datasets.frequency import SOURCE as WORDFREQ_SOURCE
 from datasets.frequency import per_million
 from datasets.models import Collection, Compound, FrequencyTable, Sentence, Variant
@@ -100,11 +101,21 @@ class Resources:
 
 
 _resources: dict[tuple, Resources] = {}
-_resources_lock = threading.Lock()
+_lexicons: dict[tuple, object] = {}
+_resources_lock = threading.RLock()
 
 
 def open_lexicon(language: str):
-    """English WordNet, or the Portuguese OpenWordNet file when configured, else MyThes."""
+    """English WordNet, or the Portuguese OpenWordNet file when configured, else MyThes (cached per process)."""
+    key = (language, str(settings.WORDNET_DIR), str(settings.NLTK_DATA_DIR), settings.OPENWORDNET_PT,
+           tuple(map(str, settings.MYTHES_PT)))  # fmt: skip
+    with _resources_lock:
+        if key not in _lexicons:
+            _lexicons[key] = _open_lexicon(language)
+        return _lexicons[key]
+
+
+def _open_lexicon(language: str):
     base = language.split("-")[0]
     if base == "en":
         from datasets.lexicon.wordnet import WordNetLexicon, open_wordnet
@@ -135,7 +146,18 @@ def frequency_function(language: str, table: FrequencyTable | None) -> tuple[Cal
     if table is None:
         return (lambda text: per_million(text, language)), WORDFREQ_SOURCE
     counts, scale = table.counts, 1e6 / table.tokens
-    return (lambda text: counts.get(" ".join(text.casefold().split()), 0) * scale), f"corpus {table.name}"
+    # The table's keys are the corpus tokeniser's ("alta-costura" is counted as "alta costura").
+    return (lambda text: counts.get(" ".join(tokenize(text)), 0) * scale), f"corpus {table.name}"
+
+
+def dataset_compounds(language: str) -> list[str]:
+    return list(Compound.objects.filter(language=language).values_list("text", flat=True).distinct())
+
+
+def random_pool_entries(language: str, lexicon=None) -> list[str]:
+    """The default NC_Rand candidates: the lexicon's two-word entries and the dataset's compounds."""
+    lexicon = lexicon or open_lexicon(language)
+    return list(lexicon.two_word_entries()) + dataset_compounds(language)
 
 
 def load_resources(language: str, options: GenerationOptions) -> Resources:
@@ -148,10 +170,10 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
         frequency, frequency_source = frequency_function(language, table)
         if options.pool_file:
             entries, pool_source = read_pool_file(Path(options.pool_file)), f"file {options.pool_file}"
+            entries += dataset_compounds(language)
         else:
-            entries = list(lexicon.two_word_entries())
+            entries = random_pool_entries(language, lexicon)
             pool_source = f"{lexicon.name} two-word entries + the dataset's compounds"
-        entries += list(Compound.objects.filter(language=language).values_list("text", flat=True).distinct())
         pool = MatchingPool(with_frequencies(entries, frequency, language))
         resources = Resources(language, lexicon, frequency, frequency_source, pool, pool_source)
         _resources[key] = resources
@@ -162,6 +184,7 @@ def forget_resources() -> None:
     """Drop cached resources (after a new frequency table or pool)."""
     with _resources_lock:
         _resources.clear()
+        _lexicons.clear()
 
 
 # --- planning -------------------------------------------------------------------------------

@@ -168,3 +168,23 @@ def debian_wordnet() -> Path:
     if reason := missing("wordnet"):
         pytest.skip(reason)
     return DEBIAN_WORDNET
+
+
+@pytest.fixture
+def page(chromium_launch_options, monkeypatch):
+    """A page in Debian's headless Chromium (Playwright, never ``playwright install``)."""
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; Django's ORM would otherwise refuse to run.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium_launch_options)
+        try:
+            context = browser.new_context(viewport={"width": 1200, "height": 900})
+            yield context.new_page()
+            context.close()
+        finally:
+            browser.close()
+            # Close the connection Django handed this thread, or PostgreSQL cannot drop the test database.
+            connections.close_all()

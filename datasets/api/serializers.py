@@ -1,4 +1,4 @@
-"""Read-only serializers of the dataset.
+"""Serializers of the dataset (read-only, but for a curator's decisions on variants).
 
 One serializer per model: the compound detail nests ``SentenceSerializer`` itself rather than a
 trimmed copy, so each choice set (sentence kinds, variant kinds) belongs to one schema component
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from datasets.models import Compound, Paraphrase, Sentence, Variant
+from datasets.curation import check_span
+from datasets.models import Compound, Paraphrase, Sentence, Variant, VariantChange
 
 PROVENANCE_FIELDS = ["source_file", "source_line", "provenance", "flags"]
 
@@ -125,3 +126,46 @@ class VariantSerializer(ProvenanceMixin, serializers.ModelSerializer):
             "source_column",
             *PROVENANCE_FIELDS,
         ]
+
+
+class VariantChangeSerializer(serializers.ModelSerializer):
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = VariantChange
+        fields = ["id", "variant", "action", "user", "at", "before", "after", "note"]
+
+
+class VariantRejectSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=300, help_text="Why it was rejected.")
+
+
+class VariantEditSerializer(serializers.Serializer):
+    """Either ``marked_text`` with the replacement in [brackets], or ``text`` with the ``span`` of the replacement."""
+
+    marked_text = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        help_text="The whole variant with the replacement in [brackets]: "
+        '"John Paul II was an effective [representative] for the catholic church."',
+    )
+    text = serializers.CharField(required=False, trim_whitespace=False, help_text="The whole variant text.")
+    span = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="[start, end) character offsets of the replacement in text (an isolated variant: its whole text).",
+    )
+
+    def validate(self, data: dict) -> dict:
+        if ("marked_text" in data) == ("text" in data):
+            raise serializers.ValidationError("Give either marked_text, or text with span.")
+        if "span" in data and "text" not in data:
+            raise serializers.ValidationError({"span": "A span goes with text, not with marked_text."})
+        if "text" in data:
+            try:
+                check_span(data["text"], data.get("span"), isolated=self.context["variant"].isolated)
+            except ValueError as exc:
+                raise serializers.ValidationError({"span": str(exc)}) from None
+        return data

@@ -1,7 +1,8 @@
-"""Read-only API of the dataset, filtered with plain query parameters.
+"""API of the dataset, filtered with plain query parameters: read by anyone, curated by curators.
 
 Each filter is validated (a bad value is a 400 naming the parameter) and documented with
-``@extend_schema`` so that the OpenAPI schema lists it.
+``@extend_schema`` so that the OpenAPI schema lists it. The only writes are a curator's decisions on
+variants (approve, reject, edit, reset), which go through ``datasets.curation``.
 """
 
 from __future__ import annotations
@@ -10,11 +11,15 @@ from django.db.models import Prefetch, Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
 
+from annotation.permissions import IsCurator
+from datasets import curation
 from datasets import vocabulary as v
 from datasets.api import serializers
-from datasets.models import Compound, Paraphrase, Sentence, Variant
+from datasets.models import Compound, Paraphrase, Sentence, Variant, VariantChange
 
 UNCLASSIFIED = "none"
 # Explicit orderings, unique per row so that limit/offset pages neither repeat nor skip rows.
@@ -177,11 +182,16 @@ class SentenceViewSet(viewsets.ReadOnlyModelViewSet):
             _param("sentence", "Id of the sentence.", OpenApiTypes.INT),
             _param("kind", "Variant (probe) kind.", enum=[kind for kind, _ in v.VARIANT_KIND_CHOICES]),
             _param("status", "Curation status.", enum=[status for status, _ in v.VARIANT_STATUS_CHOICES]),
+            _param(
+                "flagged",
+                "true: variants with flags (agreement, plural, article, capital); false: variants without.",
+                OpenApiTypes.BOOL,
+            ),
         ]
     )
 )
 class VariantViewSet(viewsets.ReadOnlyModelViewSet):
-    """Minimal-pair variants of sentences: the compound replaced by something else."""
+    """Minimal-pair variants of sentences: the compound replaced by something else; curators decide on them."""
 
     serializer_class = serializers.VariantSerializer
 
@@ -196,4 +206,57 @@ class VariantViewSet(viewsets.ReadOnlyModelViewSet):
             queryset = queryset.filter(kind=kind)
         if status := _choice_param(self.request, "status", v.VARIANT_STATUS_CHOICES):
             queryset = queryset.filter(status=status)
+        if (flagged := _bool_param(self.request, "flagged")) is not None:
+            queryset = queryset.exclude(flags=[]) if flagged else queryset.filter(flags=[])
         return queryset
+
+    def _decided(self, variant: Variant) -> Response:
+        """The variant as the action left it; who decided and when are in its changes."""
+        return Response(serializers.VariantSerializer(variant, context=self.get_serializer_context()).data)
+
+    @extend_schema(request=None, responses=serializers.VariantSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator])
+    def approve(self, request, pk=None):
+        """Approve the variant (curators only); recorded with who and when."""
+        return self._decided(curation.approve_variant(self.get_object(), request.user))
+
+    @extend_schema(request=serializers.VariantRejectSerializer, responses=serializers.VariantSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator])
+    def reject(self, request, pk=None):
+        """Reject the variant (curators only), with an optional note saying why."""
+        body = serializers.VariantRejectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._decided(
+            curation.reject_variant(self.get_object(), request.user, body.validated_data.get("note", ""))
+        )
+
+    @extend_schema(request=serializers.VariantEditSerializer, responses=serializers.VariantSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator])
+    def edit(self, request, pk=None):
+        """Rewrite the variant (curators only): its status becomes edited and its flags are resolved."""
+        variant = self.get_object()
+        body = serializers.VariantEditSerializer(data=request.data, context={"variant": variant})
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            if "marked_text" in data:
+                curation.edit_variant(variant, request.user, data["marked_text"])
+            else:
+                curation.edit_variant_text(variant, request.user, data["text"], data.get("span"))
+        except ValueError as exc:
+            raise ValidationError({"marked_text" if "marked_text" in data else "span": str(exc)}) from None
+        return self._decided(variant)
+
+    @extend_schema(request=None, responses=serializers.VariantSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[IsCurator])
+    def reset(self, request, pk=None):
+        """Put the variant back to pending (generated) (curators only)."""
+        return self._decided(curation.reset_variant(self.get_object(), request.user))
+
+    @extend_schema(responses=serializers.VariantChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], permission_classes=[IsCurator], pagination_class=None)
+    def changes(self, request, pk=None):
+        """Every curator decision on the variant, newest first: who, when, the state before and after."""
+        variant = self.get_object()
+        changes = VariantChange.objects.filter(variant=variant).select_related("user").order_by("-at", "-id")
+        return Response(serializers.VariantChangeSerializer(changes, many=True).data)

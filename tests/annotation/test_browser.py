@@ -2,37 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
 from annotation.models import Annotator, Campaign, Item, Rating
 from tests.annotation.test_views import make_campaign
 from tests.conftest import REPO_ROOT
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM would otherwise refuse to run.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO_ROOT / "var" / "test-artifacts"
-
-
-@pytest.fixture
-def page(chromium_launch_options):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**chromium_launch_options)
-        try:
-            context = browser.new_context(viewport={"width": 1200, "height": 900})
-            yield context.new_page()
-            context.close()
-        finally:
-            browser.close()
-            # Close the connection Django handed this thread, or PostgreSQL cannot drop the test database.
-            connections.close_all()
 
 
 def answer_with_keys(page, digits: str, paraphrases: list[str]) -> None:

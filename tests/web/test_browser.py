@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from django.db import connections
 
 from tests.web.factories import make_compound, make_sentence, make_unavailable_sentence, make_variant
-
-# Playwright's sync API runs an event loop in this thread; Django's ORM would otherwise refuse to run.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 # The ``browser`` marker (tests/conftest.py) skips these tests when /usr/bin/chromium is missing, and
 # fails them under CI=true; ``chromium_launch_options`` launches Debian's Chromium headless, offline.
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def page(chromium_launch_options):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**chromium_launch_options)
-        try:
-            context = browser.new_context(viewport={"width": 1200, "height": 900})
-            yield context.new_page()
-            context.close()
-        finally:
-            browser.close()
-            # With Playwright's event loop running, Django's per-context connection storage hands the
-            # test its own connection; close it, or PostgreSQL refuses to drop the test database.
-            connections.close_all()
 
 
 @pytest.mark.usefixtures("transactional_db")

@@ -1,0 +1,105 @@
+"""A curator reviews a compound's variants in a real browser with the keyboard only."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from datasets import vocabulary as v
+from datasets.models import Variant, VariantChange
+from tests.conftest import REPO_ROOT
+from tests.datasets.review_factories import make_curator, make_review_compound
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = REPO_ROOT / "var" / "test-artifacts"
+
+
+def status_of(variant: Variant) -> str:
+    return Variant.objects.get(pk=variant.pk).status
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_curator_reviews_a_compound_with_the_keyboard(live_server, page):
+    from playwright.sync_api import expect
+
+    make_curator("alice")
+    data = make_review_compound()
+    review = reverse("review_compound", args=[data["compound"].pk])
+
+    page.goto(live_server.url + review)
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("pw")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"**{review}")
+    page.wait_for_selector("#review[data-keyboard=on]")  # review.js has loaded
+
+    def row(name: str):
+        return page.locator(f"#variant-{data[name].pk}")
+
+    def expect_focus_on(name: str) -> None:
+        expect(row(name)).to_be_focused()
+
+    # Rows in page order: synonym, isolated synonym, head, modifier (approved), flagged, random (rejected),
+    # then the neutral sentence's synonym.
+    page.keyboard.press("j")
+    expect_focus_on("synonym")
+    page.keyboard.press("a")
+    expect(row("synonym").locator(".status-badge")).to_have_text("approved")
+    expect_focus_on("synonym")
+    assert status_of(data["synonym"]) == v.APPROVED
+    assert "approved by alice" in row("synonym").locator(".last-change").inner_text()
+
+    page.keyboard.press("j")
+    page.keyboard.press("ArrowDown")
+    expect_focus_on("head")
+    page.keyboard.press("e")
+    edit = row("head").locator("input[name=marked_text]")
+    expect(edit).to_be_focused()
+    assert edit.input_value() == "Carol is such an [beaver] that she starts at six."
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Carol is such an [eager one] that she starts at six.")
+    page.keyboard.press("Enter")
+    expect(row("head").locator(".status-badge")).to_have_text("edited")
+    expect(row("head").locator("mark.rep")).to_have_text("eager one")
+    expect_focus_on("head")
+    head = Variant.objects.get(pk=data["head"].pk)
+    assert (head.status, head.replacement, head.decided_by.username) == (v.EDITED, "eager one", "alice")
+
+    # A bad edit shows its error in the row and changes nothing; Escape gives the row back.
+    page.keyboard.press("e")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("Carol is such an eager one without brackets.")
+    page.keyboard.press("Enter")
+    expect(row("head").locator(".edit-error")).to_contain_text("exactly one pair of [brackets]")
+    assert Variant.objects.get(pk=data["head"].pk).snapshot() == head.snapshot()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "review-page.png"), full_page=True)
+    page.keyboard.press("Escape")
+    expect_focus_on("head")
+    expect(row("head").locator(".edit-error")).to_be_hidden()
+
+    page.keyboard.press("k")
+    expect_focus_on("isolated")
+    page.keyboard.press("r")
+    expect(row("isolated").locator(".status-badge")).to_have_text("rejected")
+    assert status_of(data["isolated"]) == v.REJECTED
+
+    page.keyboard.press("Shift+A")
+    expect(page.locator("#review-status")).to_have_text("Approved 1 unflagged pending variant.")
+    expect(row("neutral_synonym").locator(".status-badge")).to_have_text("approved")
+    expect(page.locator("[data-count=pending]")).to_have_text("1")  # the flagged one
+    assert status_of(data["neutral_synonym"]) == v.APPROVED
+    assert status_of(data["flagged"]) == v.GENERATED  # flagged: left for a curator's eye
+
+    page.keyboard.press("u")  # the focused row (isolated) goes back to pending
+    expect(row("isolated").locator(".status-badge")).to_have_text("pending")
+    assert status_of(data["isolated"]) == v.GENERATED
+
+    actions = list(VariantChange.objects.order_by("id").values_list("action", "variant_id", "user__username"))
+    assert actions == [
+        ("approve", data["synonym"].pk, "alice"),
+        ("edit", data["head"].pk, "alice"),
+        ("reject", data["isolated"].pk, "alice"),
+        ("approve", data["neutral_synonym"].pk, "alice"),
+        ("reset", data["isolated"].pk, "alice"),
+    ]
