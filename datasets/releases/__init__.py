@@ -1,0 +1,1 @@
+"""Versioned, immutable dataset releases: snapshot, files, checksums, diff."""
