@@ -15,5 +15,6 @@ urlpatterns = [
     path("annotate/", include("annotation.urls")),
     path("build/", include("datasets.build_urls")),
     path("review/", include("datasets.review_urls")),
+    path("releases/", include("datasets.release_urls")),
     path("", include("datasets.urls")),
 ]

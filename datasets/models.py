@@ -101,6 +101,12 @@ class Compound(Provenance):
         validators=score_validators,
         help_text="Reference compositionality averaged over the sentences (0-5).",
     )
+    head_score = models.FloatField(
+        null=True, blank=True, validators=score_validators, help_text="How literally the head contributes (0-5)."
+    )
+    modifier_score = models.FloatField(
+        null=True, blank=True, validators=score_validators, help_text="How literally the modifier contributes (0-5)."
+    )
     gold_synonym = models.CharField(max_length=200, blank=True)
     gold_synonym_source = models.CharField(
         max_length=12, choices=v.GOLD_SOURCE_CHOICES, blank=True, help_text="Where the gold synonym came from."
@@ -368,3 +374,7 @@ class BuildJob(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.DONE, self.FAILED, self.CANCELLED)
+
+
+# Releases live in their own module; imported here so that Django finds them as this app's models.
+from datasets.release_models import Release, ReleaseFile  # noqa: E402, F401

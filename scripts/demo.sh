@@ -58,6 +58,12 @@ else:
     print("demo: created the local demo superuser admin / admin")
 '
 
+say "approving the demo's unflagged variants as admin (flagged ones stay pending for review)"
+python manage.py approve_variants --user admin --collection demo
+say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, checksums)"
+python manage.py create_release --version 1.0.0 --languages en,pt --collections demo --user admin \
+    --title "Idiomaticity Workbench demo" --publish --exist-ok
+
 if [ "$DEBUG_ON" = 1 ]; then
     WEB=(python manage.py runserver "127.0.0.1:$PORT")
 else
@@ -151,6 +157,8 @@ cat <<EOF
     http://127.0.0.1:$PORT/annotate/demo-token/start/?PROLIFIC_PID=demo-worker&STUDY_ID=demo&SESSION_ID=1
   Rate as a local annotator: log in, then open http://127.0.0.1:$PORT/annotate/demo-type/start/
   Curate (campaigns, dashboards, exports): http://127.0.0.1:$PORT/curate/
+  Review variants:  http://127.0.0.1:$PORT/review/     Build jobs: http://127.0.0.1:$PORT/build/jobs/
+  Releases:         http://127.0.0.1:$PORT/releases/   (demo release 1.0.0, downloadable with checksums)
 
   Ctrl-C stops everything.
 

@@ -11,7 +11,7 @@ compounds, or a campaign's aggregates under a filtering policy); ``ScoreInfo`` s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 Span = tuple[int, int]
 
@@ -89,6 +89,12 @@ class ReleaseCompound:
     @property
     def key(self) -> tuple:
         return (self.language, " ".join(self.text.casefold().split()))
+
+
+# A compound's own values (no identity, no children), in declaration order.
+COMPOUND_DATA_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(ReleaseCompound) if f.name not in ("language", "text", "sentences", "paraphrases")
+)
 
 
 @dataclass(frozen=True)

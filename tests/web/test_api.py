@@ -24,7 +24,7 @@ def ids(client, path: str, **params) -> list[int]:
 
 def test_api_root_lists_the_endpoints(client):
     body = client.get("/api/", HTTP_ACCEPT="application/json").json()
-    assert set(body) == {"compounds", "sentences", "variants"}
+    assert set(body) == {"compounds", "sentences", "variants", "releases"}
 
 
 def test_compound_list_shape(client):

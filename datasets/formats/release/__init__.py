@@ -23,12 +23,49 @@ Public API (implemented in the sibling modules):
 - ``DATA_FILE_SUFFIXES`` / ``is_data_file(path)``: which files hold data (checksums stable
   across round trips) and which hold metadata.
 - ``build_manifest(files, meta) -> bytes``: manifest.json for ``files``.
-- ``build_zip(files) -> bytes``: one deterministic zip (fixed timestamps, sorted names) of
-  ``files`` plus the manifest.
+- ``build_zip(files, meta=None) -> bytes``: one deterministic zip (fixed timestamps, sorted
+  names) of ``files`` plus the manifest (taken from ``files`` when there, else built from
+  ``meta`` or from datapackage.json).
 - ``verify_files(files) -> None`` and ``verify_directory(path) -> dict[str, bytes]``: check
   every file against manifest.json; raise ``ReleaseIntegrityError`` naming the file.
 - ``read_release(path) -> tuple[Snapshot, ReleaseMeta]`` (a folder or a zip): verify, then
-  rebuild the snapshot from tidy/compounds.jsonl and tidy/pairs.jsonl.
-- ``snapshot_from_records(result: ParseResult, scores) -> Snapshot``: a snapshot of what an
-  importer parsed (used to compare the public NCIMP files with our export).
+  rebuild the snapshot from tidy/compounds.jsonl and tidy/pairs.jsonl (languages, score
+  information and agreement from datapackage.json). In two steps: ``release_files(path) ->
+  dict[str, bytes]`` (verified) and ``snapshot_from_files(files)``.
+- ``snapshot_from_records(result: ParseResult, scores: ScoreInfo | None = None) -> Snapshot``:
+  a snapshot of what an importer parsed (used to compare the public NCIMP files with our export).
+
+Formats in detail: ncimp_writer.py (NCIMP cells and tags), tidy.py (JSON Lines, Parquet),
+scores.py (the human scores table), card.py (README and its list of normalisations),
+datapackage.py, manifest.py (checksums, zip, verification).
 """
+
+from datasets.formats.release.build import DATA_FILE_SUFFIXES, build_files, is_data_file
+from datasets.formats.release.from_records import snapshot_from_records
+from datasets.formats.release.manifest import (
+    MANIFEST,
+    ReleaseIntegrityError,
+    build_manifest,
+    build_zip,
+    verify_directory,
+    verify_files,
+)
+from datasets.formats.release.meta import ReleaseMeta
+from datasets.formats.release.reader import read_release, release_files, snapshot_from_files
+
+__all__ = [
+    "DATA_FILE_SUFFIXES",
+    "MANIFEST",
+    "ReleaseIntegrityError",
+    "ReleaseMeta",
+    "build_files",
+    "build_manifest",
+    "build_zip",
+    "is_data_file",
+    "read_release",
+    "release_files",
+    "snapshot_from_files",
+    "snapshot_from_records",
+    "verify_directory",
+    "verify_files",
+]
