@@ -112,6 +112,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Noun compounds, their sentences and minimal-pair variants.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Choice sets that share a field name with another serializer's get their own component name.
+    "ENUM_NAME_OVERRIDES": {"ProbeRunStatusEnum": "probing.models.ProbeRun.STATUS_CHOICES"},
 }
 
 # Celery: Redis (or AMQP) when CELERY_BROKER_URL is set; otherwise an embedded broker in
@@ -143,6 +145,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 7 * 24 * 3600
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+# Probe shards go to the queue of their model's hardware. A worker started without -Q consumes
+# the queues declared here (the default "celery" and CPU probing); GPU machines run
+# `celery -A config worker -Q probe_gpu` (the queue is created when first used).
+PROBE_QUEUES = {"cpu": "probe_cpu", "gpu": "probe_gpu"}
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = {"celery": {}, PROBE_QUEUES["cpu"]: {}}
 # Lexical resources for variant generation (all local: nothing is downloaded).
 # WordNet: Debian's wordnet-base files, copied for NLTK into WORKBENCH_NLTK_DATA.
 WORDNET_DIR = Path(env_str("WORKBENCH_WORDNET_DIR") or "/usr/share/wordnet")

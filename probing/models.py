@@ -1,1 +1,251 @@
-"""Models are added by the issues that build this app."""
+"""Probing: the registry of embedding models, probe runs cut into shards, and the vector cache.
+
+A run measures one published release with one model and one resolved config. It is cut into
+shards of compounds that Celery workers process independently (``probing.actions``); a shard's
+result is stored with it, so a run killed halfway resumes without recomputing finished shards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import models
+
+BUNDLED_MINILM = "bundled:minilm"
+# Options that must never hold a secret: keys are read from the environment (api_key_env).
+SECRET_OPTIONS = {"api_key", "key", "token", "password", "secret"}
+
+
+def config_hash(config: dict) -> str:
+    """sha256 of a config's canonical JSON: two runs with equal configs hash alike."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def identity_hash(identity: dict) -> str:
+    """sha256 of a backend's identity (name, revision or weights hash, dim): what the cache rows belong to."""
+    return config_hash(identity)
+
+
+class EmbeddingModel(models.Model):
+    """A model that can be probed: how to load it (kind, source, options) and its default config."""
+
+    TRANSFORMER, SENTENCE_TRANSFORMERS, STATIC_VECTORS, INPUT_EMBEDDINGS, OPENAI = (
+        "transformer",
+        "sentence_transformers",
+        "static_vectors",
+        "input_embeddings",
+        "openai",
+    )
+    KIND_CHOICES = [
+        (TRANSFORMER, "HuggingFace transformer (encoder or decoder)"),
+        (SENTENCE_TRANSFORMERS, "sentence-transformers pipeline"),
+        (STATIC_VECTORS, "Static word vectors (word2vec, GloVe)"),
+        (INPUT_EMBEDDINGS, "Input embedding table of a transformer"),
+        (OPENAI, "OpenAI embeddings API (sentence level only)"),
+    ]
+    CPU, GPU = "cpu", "gpu"
+    QUEUE_CHOICES = [(CPU, "CPU workers"), (GPU, "GPU workers")]
+
+    name = models.SlugField(max_length=100, unique=True)
+    kind = models.CharField(max_length=30, choices=KIND_CHOICES)
+    source = models.CharField(
+        max_length=500,
+        help_text='A folder, a HuggingFace model folder, a gensim vectors file, "bundled:minilm", '
+        "or the OpenAI model name.",
+    )
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Loader options: revision, base_url, api_key_env (never a key itself)…"
+    )
+    config = models.JSONField(
+        default=dict, blank=True, help_text="Embedding config overrides (layers, dtype, max_length, batch_size…)."
+    )
+    queue = models.CharField(max_length=3, choices=QUEUE_CHOICES, default=CPU)
+    active = models.BooleanField(default=True, help_text="Probed every night on the newest release.")
+    run_on_publish = models.BooleanField(default=False, help_text="Probed whenever a release is published.")
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        validate_slug(self.name)
+        errors = {}
+        if not isinstance(self.options, dict):
+            errors["options"] = "A JSON object."
+        elif secrets := sorted(SECRET_OPTIONS & set(self.options)):
+            errors["options"] = (
+                f"Never store a secret here ({', '.join(secrets)}): name the environment variable in api_key_env."
+            )
+        try:
+            self.embed_config()
+        except (TypeError, ValueError) as error:
+            errors["config"] = str(error)
+        if errors:
+            raise ValidationError(errors)
+
+    def embed_config(self, overrides: dict | None = None):
+        """The EmbedConfig of this model's defaults with ``overrides``; ValueError naming unknown keys."""
+        return resolve_config({**(self.config or {}), **(overrides or {})})
+
+    @property
+    def celery_queue(self) -> str:
+        return settings.PROBE_QUEUES[self.queue]
+
+    def resolved_source(self) -> str:
+        """The source as the loader needs it: "bundled:minilm" becomes the installed folder."""
+        if self.source == BUNDLED_MINILM:
+            from probing.embedding.base import bundled_minilm_path
+
+            return str(bundled_minilm_path())
+        return self.source
+
+    def load_backend(self):
+        from probing.embedding.base import load_backend
+
+        return load_backend(self.kind, self.resolved_source(), dict(self.options or {}))
+
+
+def resolve_config(data: dict):
+    """An EmbedConfig from a dict of overrides; ValueError when a key is unknown or a value is wrong."""
+    from probing.embedding.base import EmbedConfig
+
+    if not isinstance(data, dict):
+        raise ValueError('the config is a JSON object such as {"layers": [-1], "dtype": "float32"}')
+    try:
+        return EmbedConfig.from_dict(data)
+    except TypeError as error:
+        raise ValueError(f"bad config {data!r}: {error}") from None
+
+
+class ProbeRunQuerySet(models.QuerySet):
+    def unfinished(self) -> ProbeRunQuerySet:
+        return self.filter(status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING])
+
+
+class ProbeRun(models.Model):
+    """One release × model × config, measured shard by shard; its report and full provenance."""
+
+    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+    STATUS_CHOICES = [
+        (QUEUED, "Queued"),
+        (RUNNING, "Running"),
+        (DONE, "Done"),
+        (FAILED, "Failed"),
+        (CANCELLED, "Cancelled"),
+    ]
+    FINISHED = (DONE, FAILED, CANCELLED)
+
+    # PROTECT: a run's numbers mean nothing without the release and the model they came from.
+    release = models.ForeignKey("datasets.Release", on_delete=models.PROTECT, related_name="probe_runs")
+    model = models.ForeignKey(EmbeddingModel, on_delete=models.PROTECT, related_name="runs")
+    config = models.JSONField(default=dict, help_text="The resolved EmbedConfig.")
+    config_hash = models.CharField(max_length=64, db_index=True)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED, db_index=True)
+    queue = models.CharField(max_length=50, help_text="The Celery queue its shards are sent to.")
+    shard_size = models.PositiveIntegerField(default=20, help_text="Compounds per shard.")
+    shards_total = models.PositiveIntegerField(default=0)
+    shards_done = models.PositiveIntegerField(default=0)
+    texts_total = models.PositiveBigIntegerField(default=0, help_text="Unique texts over all shards.")
+    texts_embedded = models.PositiveBigIntegerField(default=0, help_text="Embedded by the model (cache misses).")
+    texts_cached = models.PositiveBigIntegerField(default=0, help_text="Found in the vector cache.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    resumed_at = models.DateTimeField(null=True, blank=True, help_text="Last resumed (the time left counts from here).")
+    finished_at = models.DateTimeField(null=True, blank=True)
+    eta_seconds = models.FloatField(null=True, blank=True, help_text="Estimated seconds left.")
+    error = models.TextField(blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    provenance = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ProbeRunQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return (
+            f"Probe run #{self.pk}: {self.model_id and self.model.name} on {self.release_id and self.release.version}"
+        )
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    def progress(self) -> dict:
+        """Shards and texts done so far (finished shards plus those in flight), and the time left."""
+        in_flight = (
+            self.shards.filter(status=ProbeShard.RUNNING).aggregate(n=models.Sum("texts_done"))["n"] or 0
+            if self.status == self.RUNNING
+            else 0
+        )
+        texts_done = min(self.texts_embedded + self.texts_cached + in_flight, self.texts_total)
+        return {
+            "status": self.status,
+            "shards_done": self.shards_done,
+            "shards_total": self.shards_total,
+            "texts_done": texts_done,
+            "texts_total": self.texts_total,
+            "texts_embedded": self.texts_embedded,
+            "texts_cached": self.texts_cached,
+            "fraction": self.shards_done / self.shards_total if self.shards_total else 0.0,
+            "eta_seconds": self.eta_seconds,
+            "error": self.error,
+        }
+
+
+class ProbeShard(models.Model):
+    """A slice of a run's compounds; its pair similarities once done (raw cosines, both levels)."""
+
+    PENDING, RUNNING, DONE, FAILED = "pending", "running", "done", "failed"
+    STATUS_CHOICES = [(PENDING, "Pending"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+
+    run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="shards")
+    index = models.PositiveIntegerField()
+    compounds = models.JSONField(default=list, help_text="[language, compound] keys.")
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING, db_index=True)
+    result = models.JSONField(default=dict, blank=True)
+    texts = models.PositiveIntegerField(default=0, help_text="Unique texts to embed.")
+    texts_done = models.PositiveIntegerField(default=0, help_text="Live progress while running.")
+    seconds = models.FloatField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="probe_shard_unique_index")]
+
+    def __str__(self) -> str:
+        return f"shard {self.index} of run #{self.run_id} ({self.status})"
+
+
+class CachedVectors(models.Model):
+    """The vectors of one text (and span) under one model identity and vector-changing config."""
+
+    key = models.CharField(max_length=64, unique=True, help_text="probing.engine.cache_key: sha256 hex.")
+    model = models.CharField(max_length=64, db_index=True, help_text="sha256 of the backend's identity.")
+    sentence = models.BinaryField(help_text="float32 little-endian.")
+    span = models.BinaryField(null=True, blank=True)
+    dim = models.PositiveIntegerField()
+    tokens = models.PositiveIntegerField(default=0)
+    oov = models.PositiveIntegerField(default=0)
+    span_truncated = models.BooleanField(default=False, help_text="max_length cut the span: no span vector.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "cached vectors"
+
+    def __str__(self) -> str:
+        return f"{self.key[:12]}… ({self.dim}d)"

@@ -146,6 +146,9 @@ EOF
 done
 [ "$up" = 1 ] || say "WARNING: the web server has not answered yet; see $LOG_DIR/web.log"
 
+say "probing demo release 1.0.0 with the bundled MiniLM on the worker (the report fills in within minutes)"
+python manage.py run_probes --release 1.0.0 --model minilm --if-missing >/dev/null || say "WARNING: no probe run started"
+
 cat <<EOF
 
   Idiomaticity Workbench: http://127.0.0.1:$PORT/
@@ -159,6 +162,7 @@ cat <<EOF
   Curate (campaigns, dashboards, exports): http://127.0.0.1:$PORT/curate/
   Review variants:  http://127.0.0.1:$PORT/review/     Build jobs: http://127.0.0.1:$PORT/build/jobs/
   Releases:         http://127.0.0.1:$PORT/releases/   (demo release 1.0.0, downloadable with checksums)
+  Probing:          http://127.0.0.1:$PORT/probing/    (MiniLM on release 1.0.0; start other runs there)
 
   Ctrl-C stops everything.
 

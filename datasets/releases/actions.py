@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import mimetypes
-import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.version import code_version as shared_code_version
 from datasets import vocabulary as v
 from datasets.formats.records import (
     CompoundRecord,
@@ -49,6 +48,7 @@ from datasets.release_models import (
     sha256_hex,
 )
 from datasets.releases.collect import collect_snapshot
+from datasets.releases.signals import release_published
 from datasets.releases.snapshot import COMPOUND_DATA_FIELDS, ReleaseCompound, Snapshot
 
 IMPORTER = "import_release"
@@ -146,6 +146,7 @@ def publish_release(release: Release, user=None) -> Release:
     if not done:
         raise ReleaseError(f"release {release.version} is published already")
     release.refresh_from_db()
+    release_published.send(sender=Release, release=release)
     return release
 
 
@@ -352,16 +353,4 @@ def _next_patch(version: str) -> str:
 
 
 def _code_version() -> str:
-    """The commit the workbench runs (blank outside a git checkout): metadata, never in data files."""
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=settings.BASE_DIR,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return shared_code_version("")

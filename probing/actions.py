@@ -1,0 +1,455 @@
+"""Probe runs: every write about a run, from registering a model to the finished report.
+
+A run is cut into shards of compounds. Each shard is one Celery task (``probing.tasks``) that
+embeds its texts once (``probing.engine.embed_all`` with the database cache) and stores the raw
+cosines of its pairs at both levels. The shard that completes the run calls ``finish_run``,
+which fits the rogue-dimension standardiser over the whole run's vectors (it needs all of them,
+so it cannot happen per shard) and computes the report. Shards are idempotent: a shard done is
+never recomputed, so a run killed halfway resumes (``resume_run``) with the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from functools import partial
+
+from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from datasets import vocabulary as v
+from datasets.release_models import Release
+from datasets.releases.actions import release_files
+from datasets.releases.snapshot import Snapshot
+from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash, identity_hash
+from probing.provenance import environment
+
+log = logging.getLogger(__name__)
+
+SHARD_SIZE = 20  # compounds per shard: about 200 texts, a few seconds on a CPU for a small model
+MAX_ATTEMPTS = 5  # a shard that kills its worker this often fails the run rather than loop forever
+NEUTRAL_PATTERN = v.NEUTRAL_SHORT
+PROGRESS_EVERY = 1.0  # seconds between live progress writes of a shard
+_KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
+
+
+class ProbeError(ValueError):
+    """A run that cannot be started, resumed or finished as asked; the message says why."""
+
+
+# --- models -----------------------------------------------------------------------------------
+
+
+def register_model(
+    name: str,
+    kind: str,
+    source: str,
+    options: dict | None = None,
+    config: dict | None = None,
+    queue: str = EmbeddingModel.CPU,
+    active: bool = True,
+    run_on_publish: bool = False,
+    notes: str = "",
+) -> EmbeddingModel:
+    """Register (or update) a model by name after validating kind, options and config; ProbeError if invalid."""
+    from django.core.exceptions import ValidationError
+
+    model = EmbeddingModel.objects.filter(name=name).first() or EmbeddingModel(name=name)
+    model.kind, model.source, model.queue = kind, source, queue
+    model.options, model.config = options or {}, config or {}
+    model.active, model.run_on_publish, model.notes = active, run_on_publish, notes
+    try:
+        model.full_clean(validate_unique=False)
+    except ValidationError as error:
+        raise ProbeError("; ".join(f"{k}: {' '.join(m)}" for k, m in error.message_dict.items())) from None
+    model.save()
+    return model
+
+
+# --- what a release gives to probe, once per process --------------------------------------------
+
+
+@dataclass
+class ReleaseProbes:
+    """A release's minimal pairs and context pairs, grouped by (language, compound)."""
+
+    snapshot: Snapshot
+    compounds: list[tuple[str, str]]  # canonical order; only compounds with something to probe
+    pairs: dict[tuple[str, str], list] = field(default_factory=dict)
+    context: dict[tuple[str, str], list] = field(default_factory=dict)
+    without_pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def select(self, keys: Iterable[tuple[str, str]]) -> tuple[list, list]:
+        keys = [tuple(k) for k in keys]
+        return [p for k in keys for p in self.pairs.get(k, ())], [c for k in keys for c in self.context.get(k, ())]
+
+    def items(self, keys: Iterable[tuple[str, str]]) -> list:
+        from probing.probes import context_items, unique_items
+
+        pairs, context = self.select(keys)
+        return list(dict.fromkeys([*unique_items(pairs), *context_items(context)]))
+
+
+_releases: OrderedDict[str, ReleaseProbes] = OrderedDict()
+
+
+def release_probes(release: Release) -> ReleaseProbes:
+    """The pairs of a release, read from its verified files once per process (keyed by its checksum)."""
+    from datasets.formats.release import snapshot_from_files
+    from probing.probes import context_pairs, pairs_from_snapshot
+
+    if release.checksum in _releases:
+        _releases.move_to_end(release.checksum)
+        return _releases[release.checksum]
+    snapshot, _ = snapshot_from_files(release_files(release))
+    pairs: dict[tuple[str, str], list] = {}
+    for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+        pairs.setdefault((pair.language, pair.compound), []).append(pair)
+    context: dict[tuple[str, str], list] = {}
+    for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+        context.setdefault((pair.language, pair.compound), []).append(pair)
+    order = [(c.language, c.text) for c in snapshot.sorted().compounds]
+    probes = ReleaseProbes(
+        snapshot=snapshot,
+        compounds=[k for k in order if k in pairs or k in context],
+        pairs=pairs,
+        context=context,
+        without_pairs=[k for k in order if k not in pairs and k not in context],
+    )
+    _releases[release.checksum] = probes
+    while len(_releases) > _KEEP_RELEASES:
+        _releases.popitem(last=False)
+    return probes
+
+
+def estimate_cost(release: Release, model: EmbeddingModel) -> dict | None:
+    """What a run would cost a paid API (OpenAI): {"texts", "tokens", "usd"}; None for local models.
+
+    Counts the release's unique texts at sentence level (the API gives no NC-level vectors).
+    """
+    if model.kind != "openai":
+        return None
+    from probing.probes import context_items, unique_items
+
+    probes = release_probes(release)
+    items = unique_items([p for pairs in probes.pairs.values() for p in pairs])
+    items += context_items([p for pairs in probes.context.values() for p in pairs])
+    texts = sorted({item.text for item in items})
+    estimate = model_backend(model).estimate_cost(texts)
+    return {"texts": len(texts), **estimate}
+
+
+_backends: OrderedDict[str, object] = OrderedDict()
+
+
+def model_backend(model: EmbeddingModel):
+    """The model's backend, loaded once per process (the few most recently used are kept)."""
+    key = json.dumps([model.kind, model.resolved_source(), model.options or {}], sort_keys=True)
+    if key not in _backends:
+        _backends[key] = model.load_backend()
+        while len(_backends) > _KEEP_BACKENDS:
+            _backends.popitem(last=False)
+    _backends.move_to_end(key)
+    return _backends[key]
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+
+def start_probe_run(
+    release: Release,
+    model: EmbeddingModel,
+    config: dict | None = None,
+    user=None,
+    shard_size: int = SHARD_SIZE,
+    enqueue: bool = True,
+) -> ProbeRun:
+    """A run of ``model`` on a published ``release``, cut into shards enqueued on the model's queue after commit.
+
+    ``config`` overrides the model's defaults (EmbedConfig keys). ``enqueue=False`` leaves the
+    shards for the caller (``run_probes --inline``). ProbeError for a draft, a bad config or a
+    release without minimal pairs.
+    """
+    if not release.is_published:
+        raise ProbeError(f"release {release.version} is a draft: probe runs are made on published releases only")
+    if shard_size < 1:
+        raise ProbeError("shard_size must be at least 1 compound")
+    try:
+        resolved = model.embed_config(config)
+    except ValueError as error:
+        raise ProbeError(f"model {model.name}: {error}") from None
+    probes = release_probes(release)
+    if not probes.compounds:
+        raise ProbeError(
+            f"release {release.version} has no minimal pairs to probe: it needs approved variants "
+            "(synonym_nc, head_only, modifier_only, synonym_both, random_freq) of its sentences"
+        )
+    chunks = [probes.compounds[i : i + shard_size] for i in range(0, len(probes.compounds), shard_size)]
+    sizes = [len(probes.items(chunk)) for chunk in chunks]
+    provenance = {
+        "release": {"version": release.version, "checksum": release.checksum, "languages": release.languages},
+        "model": {
+            "name": model.name,
+            "kind": model.kind,
+            "source": model.source,
+            "options": model.options,
+            "queue": model.queue,
+        },
+        "model_identity": None,  # set by the first shard, from the weights a worker loaded
+        "config": resolved.as_dict(),
+        "vector_key": resolved.vector_key(),
+        "probes": {
+            "neutral_pattern": NEUTRAL_PATTERN,
+            "shard_size": shard_size,
+            "compounds": len(probes.compounds),
+            "compounds_without_pairs": [list(k) for k in probes.without_pairs],
+        },
+        **environment(),
+        "workers": [],
+    }
+    with transaction.atomic():
+        run = ProbeRun.objects.create(
+            release=release,
+            model=model,
+            config=resolved.as_dict(),
+            config_hash=config_hash(resolved.as_dict()),
+            queue=model.celery_queue,
+            shard_size=shard_size,
+            shards_total=len(chunks),
+            texts_total=sum(sizes),
+            provenance=provenance,
+            created_by=user if user is not None and user.is_authenticated else None,
+        )
+        ProbeShard.objects.bulk_create(
+            [
+                ProbeShard(run=run, index=i, compounds=[list(k) for k in chunk], texts=size)
+                for i, (chunk, size) in enumerate(zip(chunks, sizes, strict=True))
+            ]
+        )
+        if enqueue:
+            transaction.on_commit(partial(enqueue_shards, run.pk, run.queue, list(range(len(chunks)))))
+    return run
+
+
+def enqueue_shards(run_id: int, queue: str, indices: list[int]) -> None:
+    from probing.tasks import run_probe_shard_task
+
+    for index in indices:
+        run_probe_shard_task.apply_async((run_id, index), queue=queue)
+
+
+def run_shard(run_id: int, index: int) -> bool:
+    """Embed one shard's texts and store its raw pair cosines; False when there was nothing to do.
+
+    Idempotent: a finished shard, or any shard of a finished (done, failed, cancelled) run, is
+    left alone. The shard that completes the run finishes it.
+    """
+    from probing.cache import DatabaseVectorCache
+    from probing.embedding.base import EmbedConfig
+    from probing.engine import embed_all
+    from probing.metrics import context_similarities, pair_similarities
+
+    run = ProbeRun.objects.select_related("release", "model").filter(pk=run_id).first()
+    shard = ProbeShard.objects.filter(run_id=run_id, index=index).first()
+    if run is None or shard is None or run.is_finished or shard.status == ProbeShard.DONE:
+        return False
+    if shard.attempts >= MAX_ATTEMPTS:
+        fail_run(run_id, f"shard {index} was attempted {shard.attempts} times without finishing (worker lost?)")
+        return False
+    now = timezone.now()
+    ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
+        status=ProbeRun.RUNNING, started_at=Coalesce(F("started_at"), Value(now))
+    )
+    ProbeShard.objects.filter(pk=shard.pk).exclude(status=ProbeShard.DONE).update(
+        status=ProbeShard.RUNNING, attempts=F("attempts") + 1, started_at=now, texts_done=0, error=""
+    )
+    started = time.monotonic()
+    try:
+        probes = release_probes(run.release)
+        pairs, context = probes.select(shard.compounds)
+        items = probes.items(shard.compounds)
+        backend = model_backend(run.model)
+        identity = backend.identity()
+        expected = run.provenance.get("model_identity")
+        if expected and expected != identity:
+            raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
+        config = EmbedConfig.from_dict(run.config)
+        vectors, stats = embed_all(
+            backend, items, config, DatabaseVectorCache(identity_hash(identity)), on_progress=_progress(shard.pk)
+        )
+        # Raw cosines only: standardisation needs the whole run's vectors (finish_run).
+        sims = pair_similarities(pairs, vectors, standardiser={})
+        context_sims = context_similarities(context, vectors)
+    except ProbeError as error:
+        fail_run(run_id, f"shard {index}: {error}")
+        raise
+    except Exception as error:
+        ProbeShard.objects.filter(pk=shard.pk, status=ProbeShard.RUNNING).update(
+            status=ProbeShard.PENDING, error=f"{type(error).__name__}: {error}"[:2000]
+        )
+        raise
+    result = {
+        "pairs": [[*_pair_key(s.pair), s.level, s.sim] for s in sims],
+        "context": [[*_context_key(c.pair), c.sim] for c in context_sims],
+        "stats": asdict(stats),
+        "identity": identity,
+        "worker": environment(),
+    }
+    return _record_shard(run_id, shard.pk, result, stats, time.monotonic() - started)
+
+
+def _record_shard(run_id: int, shard_id: int, result: dict, stats, seconds: float) -> bool:
+    """Store a shard's result and add it to the run's progress, under row locks; the last one finishes the run."""
+    with transaction.atomic():
+        run = ProbeRun.objects.select_for_update().get(pk=run_id)
+        shard = ProbeShard.objects.select_for_update().get(pk=shard_id)
+        if shard.status == ProbeShard.DONE:
+            return False  # another worker got there first
+        if run.is_finished:  # cancelled meanwhile: the shard waits for a resume
+            ProbeShard.objects.filter(pk=shard_id).update(status=ProbeShard.PENDING)
+            return False
+        recorded = run.provenance.get("model_identity")
+        if recorded and recorded != result["identity"]:
+            # Shards computed with different weights cannot be pooled: the run fails rather than mix them.
+            message = f"shard {shard.index} was computed with {result['identity']}, the run with {recorded}"
+            ProbeShard.objects.filter(pk=shard_id).update(status=ProbeShard.FAILED, error=message)
+            ProbeRun.objects.filter(pk=run_id).update(
+                status=ProbeRun.FAILED, error=message, finished_at=timezone.now(), eta_seconds=None
+            )
+            return False
+        now = timezone.now()
+        shard.status, shard.result, shard.seconds, shard.finished_at = ProbeShard.DONE, result, seconds, now
+        shard.texts_done = shard.texts
+        shard.save(update_fields=["status", "result", "seconds", "finished_at", "texts_done"])
+        run.shards_done += 1
+        run.texts_embedded += stats.embedded
+        run.texts_cached += stats.cached
+        run.provenance["model_identity"] = recorded or result["identity"]
+        run.eta_seconds = _eta(run, now)
+        run.save(update_fields=["shards_done", "texts_embedded", "texts_cached", "provenance", "eta_seconds"])
+        last = run.shards_done >= run.shards_total
+    if last:
+        finish_run(run)
+    return True
+
+
+def _eta(run: ProbeRun, now) -> float | None:
+    """Seconds left at the pace of the shards finished since the run (last) started."""
+    since = run.resumed_at or run.started_at or now
+    done = run.shards.filter(status=ProbeShard.DONE, finished_at__gte=since).count()
+    left = run.shards_total - run.shards_done
+    if not done or not left:
+        return 0.0 if not left else None
+    return (now - since).total_seconds() / done * left
+
+
+def _progress(shard_id: int):
+    last = [0.0]
+
+    def write(done: int, total: int) -> None:
+        if time.monotonic() - last[0] >= PROGRESS_EVERY or done >= total:
+            last[0] = time.monotonic()
+            ProbeShard.objects.filter(pk=shard_id, status=ProbeShard.RUNNING).update(texts_done=done)
+
+    return write
+
+
+def finish_run(run: ProbeRun) -> bool:
+    """Standardise over the run's vectors, compute every table and mark the run done; False if not ready.
+
+    Any error fails the run with its message (resume_run tries again).
+    """
+    from probing.reporting import build_report
+
+    run = ProbeRun.objects.select_related("release", "model").get(pk=run.pk)
+    shards = list(run.shards.order_by("index"))
+    if run.status != ProbeRun.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
+        return False
+    try:
+        report = build_report(run, shards)
+    except Exception as error:
+        fail_run(run.pk, f"finishing: {type(error).__name__}: {error}")
+        raise
+    provenance = {**run.provenance, "workers": _workers(shards)}
+    done = ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
+        status=ProbeRun.DONE, report=report, provenance=provenance, finished_at=timezone.now(), eta_seconds=0.0
+    )
+    return bool(done)
+
+
+def _workers(shards: list[ProbeShard]) -> list[dict]:
+    """The distinct environments (host, code, packages) that computed the shards, with their shard indices."""
+    found: dict[str, dict] = {}
+    for shard in shards:
+        worker = shard.result.get("worker") or {}
+        entry = found.setdefault(json.dumps(worker, sort_keys=True), {**worker, "shards": []})
+        entry["shards"].append(shard.index)
+    return list(found.values())
+
+
+def fail_run(run_id: int, message: str) -> bool:
+    """Mark a queued or running run failed with a message (a finished one is left as it is)."""
+    updated = ProbeRun.objects.filter(pk=run_id, status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING]).update(
+        status=ProbeRun.FAILED, error=message[:4000], finished_at=timezone.now(), eta_seconds=None
+    )
+    return bool(updated)
+
+
+def cancel_run(run: ProbeRun) -> bool:
+    """Stop a queued or running run: its remaining shard tasks exit without work."""
+    updated = ProbeRun.objects.filter(pk=run.pk, status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING]).update(
+        status=ProbeRun.CANCELLED, finished_at=timezone.now(), eta_seconds=None
+    )
+    run.refresh_from_db()
+    return bool(updated)
+
+
+def resume_run(run: ProbeRun, enqueue: bool = True) -> list[int]:
+    """Enqueue again the shards of ``run`` that are not done (finished shards are never recomputed).
+
+    For a cancelled, failed or stalled run (a worker killed halfway). Returns the shard indices
+    enqueued; when every shard is done already, the run is finished instead. ProbeError for a run done.
+    """
+    from probing.tasks import finish_probe_run_task
+
+    with transaction.atomic():
+        locked = ProbeRun.objects.select_for_update().get(pk=run.pk)
+        if locked.status == ProbeRun.DONE:
+            raise ProbeError(f"probe run #{run.pk} is done: start a new run to measure again")
+        pending = list(locked.shards.exclude(status=ProbeShard.DONE).order_by("index").values_list("index", flat=True))
+        locked.shards.filter(index__in=pending).update(status=ProbeShard.PENDING, attempts=0)
+        locked.status = ProbeRun.RUNNING if locked.shards_done else ProbeRun.QUEUED
+        locked.error, locked.finished_at, locked.eta_seconds = "", None, None
+        locked.resumed_at = timezone.now() if locked.started_at else None
+        locked.save(update_fields=["status", "error", "finished_at", "eta_seconds", "resumed_at"])
+        if enqueue and pending:
+            transaction.on_commit(partial(enqueue_shards, run.pk, locked.queue, pending))
+        elif enqueue:
+            transaction.on_commit(lambda: finish_probe_run_task.apply_async((run.pk,), queue=locked.queue))
+    run.refresh_from_db()
+    return pending
+
+
+def run_inline(run: ProbeRun) -> ProbeRun:
+    """Process every unfinished shard of ``run`` in this process (no worker), then finish it."""
+    for index in run.shards.exclude(status=ProbeShard.DONE).order_by("index").values_list("index", flat=True):
+        run_shard(run.pk, index)
+    run.refresh_from_db()
+    if run.status == ProbeRun.RUNNING and run.shards_done >= run.shards_total:
+        finish_run(run)
+        run.refresh_from_db()
+    return run
+
+
+def _pair_key(pair) -> list:
+    return [pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe, pair.rank]
+
+
+def _context_key(pair) -> list:
+    return [pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe]

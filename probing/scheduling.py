@@ -1,0 +1,67 @@
+"""Runs nobody starts by hand: every night on the newest release, and when a release is published.
+
+The nightly run is a django-celery-beat ``PeriodicTask`` ("nightly probe runs", 02:00, created by
+migration 0003) that curators edit in the admin. A run is started at most once per release,
+model and config: a second trigger finds the first run and leaves it (a failed run may be retried).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from datasets.release_models import Release
+from probing.actions import ProbeError, start_probe_run
+from probing.models import EmbeddingModel, ProbeRun, config_hash
+
+log = logging.getLogger(__name__)
+
+NIGHTLY_TASK_NAME = "nightly probe runs"
+NIGHTLY_TASK = "probing.tasks.nightly_probe_runs_task"
+
+
+def ensure_run(release: Release, model: EmbeddingModel) -> ProbeRun | None:
+    """A run of ``model`` with its default config on ``release``, unless one exists (None then, or when it cannot run)."""
+    resolved = model.embed_config().as_dict()
+    with transaction.atomic():
+        # The model's row lock makes two schedulers firing at once start one run, not two.
+        EmbeddingModel.objects.select_for_update().get(pk=model.pk)
+        runs = ProbeRun.objects.filter(release=release, model=model, config_hash=config_hash(resolved))
+        if runs.exclude(status=ProbeRun.FAILED).exists():
+            return None
+        try:
+            return start_probe_run(release, model)
+        except ProbeError as error:
+            log.warning("no probe run of %s on release %s: %s", model.name, release.version, error)
+            return None
+
+
+def start_nightly_runs(release: Release | None = None) -> list[ProbeRun]:
+    """Runs of every active model on ``release`` (default: the newest published one)."""
+    release = release or Release.objects.current()
+    if release is None:
+        return []
+    runs = [ensure_run(release, model) for model in EmbeddingModel.objects.filter(active=True)]
+    return [run for run in runs if run is not None]
+
+
+def start_publish_runs(release: Release) -> list[ProbeRun]:
+    """Runs of the models marked ``run_on_publish`` on a published ``release``."""
+    if not release.is_published:
+        return []
+    runs = [ensure_run(release, model) for model in EmbeddingModel.objects.filter(run_on_publish=True)]
+    return [run for run in runs if run is not None]
+
+
+def release_published(release: Release) -> None:
+    """Call when ``release`` becomes published: its runs start once the transaction commits."""
+    from probing.tasks import probe_on_publish_task
+
+    if release.is_published and EmbeddingModel.objects.filter(run_on_publish=True).exists():
+        transaction.on_commit(lambda: probe_on_publish_task.delay(release.pk))
+
+
+def on_release_published(sender, release: Release, **kwargs) -> None:
+    """Receiver of ``datasets.releases.signals.release_published``."""
+    release_published(release)

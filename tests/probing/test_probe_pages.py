@@ -1,0 +1,350 @@
+"""The probe run pages: the list and start form, a run's report, its downloads, cancel and resume, the comparison.
+
+Alice is a curator, Bob an annotator; everyone else is an anonymous visitor, who reads runs and
+reports as they read the published releases measured. Runs are made directly with hand-made reports.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.urls import reverse
+
+from probing import actions
+from probing.models import ProbeRun
+from tests.datasets.review_factories import make_annotator, make_curator
+from tests.probing.report_factories import make_model, make_release, make_report, make_run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def release():
+    return make_release()
+
+
+@pytest.fixture
+def model():
+    return make_model("minilm")
+
+
+@pytest.fixture
+def done(release, model) -> ProbeRun:
+    return make_run(release, model)
+
+
+@pytest.fixture
+def alice_client(client):
+    client.force_login(make_curator("alice"))
+    return client
+
+
+@pytest.fixture
+def enqueued(monkeypatch) -> list:
+    """Shards sent to the workers (recorded, never run: the pages' tests need no worker)."""
+    sent = []
+    monkeypatch.setattr(actions, "enqueue_shards", lambda run_id, queue, indices: sent.append((run_id, indices)))
+    return sent
+
+
+def url(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
+def svgs(page: str) -> list[ET.Element]:
+    found = []
+    start = page.find("<svg")
+    while start >= 0:
+        end = page.index("</svg>", start) + len("</svg>")
+        found.append(ET.fromstring(page[start:end]))
+        start = page.find("<svg", end)
+    return found
+
+
+def test_the_nav_links_to_probing(client):
+    assert f'href="{url("probe_runs")}"' in client.get(url("home")).content.decode()
+
+
+def test_anyone_sees_the_runs_and_the_models_but_not_the_start_form(client, done, model):
+    running = make_run(done.release, model, status=ProbeRun.RUNNING, shards_done=1)
+
+    response = client.get(url("probe_runs"))
+
+    assert response.status_code == 200
+    assert [run.pk for run in response.context["runs"]] == [running.pk, done.pk]
+    page = response.content.decode()
+    assert url("probe_run", done.pk) in page
+    assert "1.0.0" in page and "minilm" in page and "bundled:minilm" in page
+    assert 'value="1"' in page  # the running run's progress bar: one shard of four
+    assert 'revision=<code title="abc123">abc123</code>' in page  # the identity the model's latest run loaded
+    assert "Start a run" not in page
+    assert response.context["form"] is None
+
+
+def test_an_annotator_cannot_start_a_run(client, release, model, enqueued):
+    client.force_login(make_annotator("bob"))
+
+    response = client.post(url("probe_runs"), {"release": "1.0.0", "model": "minilm"})
+
+    assert response.status_code == 403
+    assert not ProbeRun.objects.exists()
+
+
+def test_an_anonymous_post_goes_to_the_login_page(client, release, model, enqueued):
+    response = client.post(url("probe_runs"), {"release": "1.0.0", "model": "minilm"})
+
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not ProbeRun.objects.exists()
+
+
+def test_a_curator_starts_a_run_with_config_overrides(
+    alice_client, release, model, enqueued, django_capture_on_commit_callbacks
+):
+    page = alice_client.get(url("probe_runs")).content.decode()
+    assert "Start a run" in page and '<option value="1.0.0"' in page
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(
+            url("probe_runs"),
+            {
+                "release": "1.0.0",
+                "model": "minilm",
+                "layers": "-2, -1",
+                "include_special_tokens": "yes",
+                "batch_size": "8",
+                "max_length": "",
+            },
+        )
+
+    run = ProbeRun.objects.get()
+    assert response.status_code == 302 and response["Location"] == url("probe_run", run.pk)
+    assert (run.release, run.model, run.created_by.username) == (release, model, "alice")
+    assert run.config["layers"] in ([-2, -1], (-2, -1))
+    assert run.config["include_special_tokens"] is True
+    assert run.config["batch_size"] == 8
+    assert run.config["max_length"] == 512  # the default, not overridden
+    assert enqueued == [(run.pk, list(range(run.shards_total)))]
+
+
+def test_the_start_form_rejects_bad_layers_and_drafts(alice_client, release, model, enqueued):
+    from datasets.releases.actions import create_release
+
+    create_release("2.0.0", ["en"])  # a draft: not offered
+
+    response = alice_client.post(url("probe_runs"), {"release": "1.0.0", "model": "minilm", "layers": "last four"})
+    assert response.status_code == 400
+    assert "Whole numbers" in response.content.decode()
+    response = alice_client.post(url("probe_runs"), {"release": "2.0.0", "model": "minilm"})
+    assert response.status_code == 400
+    assert not ProbeRun.objects.exists()
+
+
+def test_a_finished_run_shows_tables_figures_and_provenance(client, done):
+    response = client.get(url("probe_run", done.pk))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    # Provenance: release version and checksum, model identity, config, code and package versions.
+    for text in (done.release.checksum, "abc123", "v1.2.3-test", "torch", "2.5.0", "layers", "-4, -3, -2, -1"):
+        assert text in page
+    # Tables 10-13: both levels, both conditions, raw and standardised side by side.
+    summary = response.context["summary"]
+    assert [t["level"] for t in summary] == ["sentence", "nc"]
+    assert summary[1]["groups"] == ["EN-Nat", "EN-Neut"]
+    assert summary[1]["has_standardised"]
+    first = summary[1]["sections"][0]["rows"][0]
+    assert first["label"] == "P_Syn"
+    assert first["cells"][0]["raw"]["n"] == 5
+    assert first["cells"][0]["standardised"]["mean"] == pytest.approx(first["cells"][0]["raw"]["mean"] - 0.1)
+    assert "Sim_R|WordsSyn" in page and "A_Syn|Rand" in page
+    # Figures: similarity distributions per level, affinity and Sim_R by class, all well-formed.
+    figures = svgs(page)
+    assert len(figures) == 2 + 2
+    assert {"class": "chart box-plot"}.items() <= figures[0].attrib.items()
+    # The per-compound table defaults to the NC level and naturalistic sentences, like table 8.
+    assert len(response.context["compounds"]) == 5
+    assert "eager beaver" in page and "Idiomatic" in page
+    assert url("probe_run_csv", done.pk, "summary") in page and url("probe_run_report", done.pk) in page
+
+
+def test_only_significant_correlations_show_unless_all_are_asked_for(client, done):
+    def random_probe_cells(response) -> list:
+        nc = next(t for t in response.context["correlations"] if t["level"] == "nc")
+        rand = next(s for s in nc["sections"] if s["measure"] == "sim_rand")
+        return [pair["raw"] for pair in rand["rows"][0]["cells"]]
+
+    default = client.get(url("probe_run", done.pk))
+    shown = client.get(url("probe_run", done.pk) + "?all=1")
+
+    syn = default.context["correlations"][1]["sections"][0]
+    assert syn["measure"] == "sim_syn"
+    assert syn["rows"][0]["cells"][0]["raw"]["shown"]  # rho 1 over five compounds
+    assert syn["rows"][0]["cells"][0]["raw"]["p"] == "<0.001"
+    assert not random_probe_cells(default)[0]["shown"]
+    assert random_probe_cells(shown)[0]["shown"]
+    assert "Show all" in default.content.decode()
+    assert "Show only p ≤ 0.05" in shown.content.decode()
+    assert default.context["correlations"][0]["has_bh"]
+
+
+def test_the_per_compound_table_filters_and_sorts(client, done):
+    base = url("probe_run", done.pk)
+
+    ascending = client.get(base + "?level=sentence&condition=neutral&sort=human")
+    descending = client.get(base + "?level=sentence&condition=neutral&sort=-human")
+    everything = client.get(base + "?level=&condition=")
+
+    def compounds(response) -> list[str]:
+        return [row[0]["value"] for row in response.context["compounds"]]
+
+    assert compounds(ascending) == ["guinea pig", "eager beaver", "front man", "brick wall", "olive oil"]
+    assert compounds(descending) == list(reversed(compounds(ascending)))
+    assert {row[3]["value"] for row in ascending.context["compounds"]} == {"sentence"}
+    assert len(everything.context["compounds"]) == 20
+    human = next(c for c in descending.context["compound_columns"] if c["key"] == "human")
+    assert human["sorted"] == "descending" and "sort=human" in human["href"]
+
+
+def test_a_missing_measure_shows_as_a_dash_and_sorts_last(client, done):
+    response = client.get(url("probe_run", done.pk) + "?level=sentence&condition=naturalistic&sort=-sim_comp")
+
+    rows = response.context["compounds"]
+    assert rows[-1][0]["value"] == "eager beaver"
+    assert rows[-1][7]["value"] is None
+
+
+def test_a_running_run_shows_its_progress_and_no_tables(client, release, model):
+    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=1, texts_embedded=80, texts_cached=20)
+
+    response = client.get(url("probe_run", run.pk))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'data-finished="false"' in page
+    assert url("probe_run_json", run.pk) in page
+    assert "Results appear here when the run has finished." in page
+    assert response.context["progress"]["texts_done"] == 100
+    assert response.context["percent"] == 25
+    assert svgs(page) == []
+    assert "Cancel the run" not in page  # anonymous
+
+
+def test_a_failed_run_with_an_empty_report_still_renders(client, release, model):
+    run = make_run(
+        release, model, status=ProbeRun.FAILED, error="finishing: ValueError: boom", report={}, provenance={}
+    )
+
+    page = client.get(url("probe_run", run.pk)).content.decode()
+
+    assert "boom" in page and "stopped before its report was made" in page
+    assert "Not recorded yet." in page
+
+
+def test_the_progress_json_follows_the_run(client, release, model):
+    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=1, eta_seconds=12.5)
+
+    data = client.get(url("probe_run_json", run.pk)).json()
+
+    assert data["run"] == run.pk and data["finished"] is False
+    assert (data["status"], data["shards_done"], data["shards_total"], data["eta_seconds"]) == ("running", 1, 4, 12.5)
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.DONE, shards_done=4)
+    assert client.get(url("probe_run_json", run.pk)).json()["finished"] is True
+    assert client.get(url("probe_run_json", 999)).status_code == 404
+
+
+def test_the_full_json_is_the_report_with_its_provenance(client, done):
+    full = client.get(url("probe_run_json", done.pk) + "?full=1").json()
+    download = client.get(url("probe_run_report", done.pk))
+
+    assert full["run"] == done.pk
+    assert full["provenance"]["release"]["checksum"] == done.release.checksum
+    entry = full["per_compound"][0]
+    assert set(entry["sim"]) == {"syn", "comp", "words_syn", "rand"}
+    assert download["Content-Disposition"] == f'attachment; filename="probe-run-{done.pk}.json"'
+    assert json.loads(download.content) == full
+
+
+def test_a_csv_download_starts_with_the_provenance(client, done):
+    response = client.get(url("probe_run_csv", done.pk, "summary"))
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert response["Content-Disposition"] == f'attachment; filename="probe-run-{done.pk}-summary.csv"'
+    text = response.content.decode()
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    assert any(done.release.checksum in line for line in comments)
+    assert any("abc123" in line for line in comments) and any("v1.2.3-test" in line for line in comments)
+    rows = list(csv.DictReader(io.StringIO("\n".join(line for line in text.splitlines() if not line.startswith("#")))))
+    assert set(rows[0]) == {"language", "condition", "level", "measure", "mean", "std", "n"}
+    assert len(rows) == len(done.report["summary"])
+    assert client.get(url("probe_run_csv", done.pk, "secrets")).status_code == 404
+
+
+def test_a_curator_cancels_a_running_run_and_resumes_it(alice_client, release, model, enqueued):
+    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=0)
+    run.shards.create(index=0, compounds=[["en", "eager beaver"]], texts=10)
+    assert "Cancel the run" in alice_client.get(url("probe_run", run.pk)).content.decode()
+
+    response = alice_client.post(url("probe_run_cancel", run.pk))
+
+    assert response.status_code == 302
+    run.refresh_from_db()
+    assert run.status == ProbeRun.CANCELLED
+    assert "Resume the run" in alice_client.get(url("probe_run", run.pk)).content.decode()
+    alice_client.post(url("probe_run_resume", run.pk))
+    run.refresh_from_db()
+    assert run.status == ProbeRun.QUEUED
+
+
+def test_resuming_a_done_run_says_why_not(alice_client, done):
+    response = alice_client.post(url("probe_run_resume", done.pk), follow=True)
+
+    assert "is done" in response.content.decode()
+    assert ProbeRun.objects.get(pk=done.pk).status == ProbeRun.DONE
+
+
+def test_nobody_but_a_curator_cancels(client, release, model):
+    run = make_run(release, model, status=ProbeRun.RUNNING)
+    client.force_login(make_annotator("bob"))
+
+    assert client.post(url("probe_run_cancel", run.pk)).status_code == 403
+    assert client.get(url("probe_run_cancel", run.pk)).status_code == 405
+    assert ProbeRun.objects.get(pk=run.pk).status == ProbeRun.RUNNING
+
+
+def test_the_comparison_shows_runs_side_by_side_with_the_correlogram(client, done, release):
+    other = make_run(release, make_model("glove"), report=make_report(shift=0.05))
+
+    response = client.get(url("probe_compare") + f"?runs={done.pk},{other.pk},999")
+
+    assert response.status_code == 200
+    assert [run.pk for run in response.context["runs"]] == [done.pk, other.pk]
+    assert response.context["missing"] == [999]
+    page = response.content.decode()
+    assert f"#{done.pk} minilm" in page and f"#{other.pk} glove" in page
+    correlograms = response.context["correlograms"]
+    assert correlograms["group"] == "EN-Nat"
+    assert [f["measure"] for f in correlograms["figures"]][:2] == ["sim_syn", "sim_comp"]
+    svg = ET.fromstring(str(correlograms["figures"][0]["svg"]))
+    cells = [c for c in svg.iter("{http://www.w3.org/2000/svg}g") if c.get("class") == "cell"]
+    assert [c.find("{http://www.w3.org/2000/svg}text").text for c in cells] == ["1.00", "1.00", "1.00", "1.00"]
+    assert page.count(done.release.checksum) >= 2  # the provenance of each run
+    nc = next(t for t in response.context["summaries"] if t["level"] == "nc")
+    assert nc["runs"] == [f"#{done.pk} minilm", f"#{other.pk} glove"]
+    syn = nc["sections"][0]["rows"][0]
+    assert (syn["measure"], syn["group"]) == ("sim_syn", "EN-Nat")
+    assert syn["cells"][1]["mean"] == pytest.approx(syn["cells"][0]["mean"] + 0.05)
+
+
+def test_the_comparison_takes_ticked_runs_and_copes_with_a_running_one(client, done, release, model):
+    running = make_run(release, model, status=ProbeRun.RUNNING)
+
+    response = client.get(url("probe_compare") + f"?run={done.pk}&run={running.pk}")
+
+    assert response.status_code == 200
+    assert "Needs two runs with results" in response.content.decode()
+    assert client.get(url("probe_compare")).status_code == 200

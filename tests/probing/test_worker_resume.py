@@ -1,0 +1,97 @@
+"""A probe run through a real Celery worker and Redis, stopped halfway and resumed."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from config.celery import app
+from probing import actions
+from probing.actions import resume_run, run_inline, start_probe_run
+from probing.models import CachedVectors, ProbeRun, ProbeShard
+from probing.reporting import run_report
+from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+# A queue of this test's own: parallel test processes share the Redis database and must not take its shards.
+QUEUE = f"probe_cpu_test_{os.getpid()}"
+
+
+@pytest.fixture
+def redis_app(redis_url, settings):
+    settings.PROBE_QUEUES = {"cpu": QUEUE, "gpu": QUEUE}
+    app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    try:
+        yield app
+    finally:
+        app.conf.update(broker_url=None, result_backend=None)
+
+
+def purge(queue: str) -> None:
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(queue)
+
+
+def wait_for(run: ProbeRun, done, seconds: float = 120.0) -> ProbeRun:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run.refresh_from_db()
+        if done(run):
+            return run
+        time.sleep(0.05)
+    raise AssertionError(f"run {run.pk} still {run.status} at {run.shards_done}/{run.shards_total} shards")
+
+
+def numbers(report: dict) -> dict:
+    """Every per-compound value of a report, flat."""
+    return {
+        (r["language"], r["compound"], r["condition"], r["level"], group, key): value
+        for r in report["per_compound"]
+        for group in ("sim", "sim_std", "affinity", "affinity_std", "scaled", "scaled_std")
+        for key, value in r[group].items()
+    }
+
+
+def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_numbers(redis_app, tmp_path, monkeypatch):
+    make_probe_data()
+    release = publish("1.0.0")
+    bert = register_tiny_bert(tmp_path / "tiny-bert")
+    real_run_shard = actions.run_shard
+
+    def slow_run_shard(run_id: int, index: int) -> bool:
+        time.sleep(0.3)  # time to stop the worker between shards
+        return real_run_shard(run_id, index)
+
+    monkeypatch.setattr(actions, "run_shard", slow_run_shard)
+    purge(QUEUE)
+    with start_worker(redis_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[QUEUE]):
+        run = start_probe_run(release, bert, shard_size=1)  # autocommit: enqueued at once
+        wait_for(run, lambda r: r.shards_done >= 2)
+    run.refresh_from_db()
+    assert run.status == ProbeRun.RUNNING and 2 <= run.shards_done < run.shards_total == 5 and run.queue == QUEUE
+    # What a crash leaves behind: the queued messages lost, a shard marked running by the dead worker.
+    purge(QUEUE)
+    crashed = run.shards.exclude(status=ProbeShard.DONE).order_by("index").first()
+    ProbeShard.objects.filter(pk=crashed.pk).update(status=ProbeShard.RUNNING, attempts=1)
+    finished = dict(run.shards.filter(status=ProbeShard.DONE).values_list("index", "finished_at"))
+
+    with start_worker(redis_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[QUEUE]):
+        assert resume_run(run) == sorted(set(range(5)) - set(finished))
+        run = wait_for(run, lambda r: r.is_finished)
+
+    assert run.status == ProbeRun.DONE, run.error
+    assert run.shards_done == 5 and run.eta_seconds == 0.0
+    assert dict(run.shards.filter(index__in=finished).values_list("index", "finished_at")) == finished
+    assert set(run.shards.filter(index__in=finished).values_list("attempts", flat=True)) == {1}
+    resumed = numbers(run_report(run))
+
+    CachedVectors.objects.all().delete()  # the uninterrupted run embeds everything afresh
+    monkeypatch.setattr(actions, "run_shard", real_run_shard)
+    reference = run_inline(start_probe_run(release, bert, shard_size=1, enqueue=False))
+    expected = numbers(run_report(reference))
+    assert resumed.keys() == expected.keys()
+    for key, value in expected.items():
+        assert resumed[key] == pytest.approx(value, abs=1e-5), key
