@@ -40,7 +40,7 @@ def corpus_targets(
         compounds = compounds.filter(collection__slug=collection)
     texts = [part for row in compounds.values_list("text", "modifier", "head") for part in row]
     if pool:
-        from datasets.generation import random_pool_entries
+        from datasets.generation_resources import random_pool_entries
         from datasets.lexicon.base import LexiconUnavailable
 
         try:

@@ -11,8 +11,8 @@ from datasets import vocabulary as v
 from datasets.build_views import save_upload
 from datasets.building.pools import PoolFileError, read_pool_file
 from datasets.forms import collection_choices, language_choices
-from datasets.generation import GenerationOptions
 from datasets.generation_jobs import start_generation_job
+from datasets.generation_resources import GenerationOptions
 from datasets.models import BuildJob, Compound, FrequencyTable
 
 POOL_DIR = "pools"

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from datasets.generation import GenerationOptions, generate_variants
+from datasets.generation import generate_variants
+from datasets.generation_resources import GenerationOptions
 from datasets.models import BuildJob, Compound
 
 BATCH = 20  # compounds per task: small enough to spread over workers, large enough to amortise

@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from functools import partial
 
 from django.db import transaction
@@ -23,10 +21,8 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from datasets import vocabulary as v
 from datasets.release_models import Release
-from datasets.releases.actions import release_files
-from datasets.releases.snapshot import Snapshot
+from probing.loading import NEUTRAL_PATTERN, model_backend, release_probes
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash, identity_hash
 from probing.provenance import environment
 
@@ -34,9 +30,7 @@ log = logging.getLogger(__name__)
 
 SHARD_SIZE = 20  # compounds per shard: about 200 texts, a few seconds on a CPU for a small model
 MAX_ATTEMPTS = 5  # a shard that kills its worker this often fails the run rather than loop forever
-NEUTRAL_PATTERN = v.NEUTRAL_SHORT
 PROGRESS_EVERY = 1.0  # seconds between live progress writes of a shard
-_KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
 
 
 class ProbeError(ValueError):
@@ -70,93 +64,6 @@ def register_model(
         raise ProbeError("; ".join(f"{k}: {' '.join(m)}" for k, m in error.message_dict.items())) from None
     model.save()
     return model
-
-
-# --- what a release gives to probe, once per process --------------------------------------------
-
-
-@dataclass
-class ReleaseProbes:
-    """A release's minimal pairs and context pairs, grouped by (language, compound)."""
-
-    snapshot: Snapshot
-    compounds: list[tuple[str, str]]  # canonical order; only compounds with something to probe
-    pairs: dict[tuple[str, str], list] = field(default_factory=dict)
-    context: dict[tuple[str, str], list] = field(default_factory=dict)
-    without_pairs: list[tuple[str, str]] = field(default_factory=list)
-
-    def select(self, keys: Iterable[tuple[str, str]]) -> tuple[list, list]:
-        keys = [tuple(k) for k in keys]
-        return [p for k in keys for p in self.pairs.get(k, ())], [c for k in keys for c in self.context.get(k, ())]
-
-    def items(self, keys: Iterable[tuple[str, str]]) -> list:
-        from probing.probes import context_items, unique_items
-
-        pairs, context = self.select(keys)
-        return list(dict.fromkeys([*unique_items(pairs), *context_items(context)]))
-
-
-_releases: OrderedDict[str, ReleaseProbes] = OrderedDict()
-
-
-def release_probes(release: Release) -> ReleaseProbes:
-    """The pairs of a release, read from its verified files once per process (keyed by its checksum)."""
-    from datasets.formats.release import snapshot_from_files
-    from probing.probes import context_pairs, pairs_from_snapshot
-
-    if release.checksum in _releases:
-        _releases.move_to_end(release.checksum)
-        return _releases[release.checksum]
-    snapshot, _ = snapshot_from_files(release_files(release))
-    pairs: dict[tuple[str, str], list] = {}
-    for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
-        pairs.setdefault((pair.language, pair.compound), []).append(pair)
-    context: dict[tuple[str, str], list] = {}
-    for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
-        context.setdefault((pair.language, pair.compound), []).append(pair)
-    order = [(c.language, c.text) for c in snapshot.sorted().compounds]
-    probes = ReleaseProbes(
-        snapshot=snapshot,
-        compounds=[k for k in order if k in pairs or k in context],
-        pairs=pairs,
-        context=context,
-        without_pairs=[k for k in order if k not in pairs and k not in context],
-    )
-    _releases[release.checksum] = probes
-    while len(_releases) > _KEEP_RELEASES:
-        _releases.popitem(last=False)
-    return probes
-
-
-def estimate_cost(release: Release, model: EmbeddingModel) -> dict | None:
-    """What a run would cost a paid API (OpenAI): {"texts", "tokens", "usd"}; None for local models.
-
-    Counts the release's unique texts at sentence level (the API gives no NC-level vectors).
-    """
-    if model.kind != "openai":
-        return None
-    from probing.probes import context_items, unique_items
-
-    probes = release_probes(release)
-    items = unique_items([p for pairs in probes.pairs.values() for p in pairs])
-    items += context_items([p for pairs in probes.context.values() for p in pairs])
-    texts = sorted({item.text for item in items})
-    estimate = model_backend(model).estimate_cost(texts)
-    return {"texts": len(texts), **estimate}
-
-
-_backends: OrderedDict[str, object] = OrderedDict()
-
-
-def model_backend(model: EmbeddingModel):
-    """The model's backend, loaded once per process (the few most recently used are kept)."""
-    key = json.dumps([model.kind, model.resolved_source(), model.options or {}], sort_keys=True)
-    if key not in _backends:
-        _backends[key] = model.load_backend()
-        while len(_backends) > _KEEP_BACKENDS:
-            _backends.popitem(last=False)
-    _backends.move_to_end(key)
-    return _backends[key]
 
 
 # --- runs -------------------------------------------------------------------------------------

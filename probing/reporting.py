@@ -59,7 +59,6 @@ LEAD_COLUMNS = (
 
 def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
     """Every table of a run whose shards are all done (stored as ``run.report``)."""
-    from probing.actions import release_probes
     from probing.analysis import (
         benjamini_hochberg,
         context_correlations,
@@ -68,6 +67,7 @@ def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
         length_correlations,
         summary_table,
     )
+    from probing.loading import release_probes
     from probing.metrics import (
         NC,
         ContextSim,
@@ -130,10 +130,10 @@ def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
 
 def run_vectors(run: ProbeRun, items: list) -> dict:
     """The vectors of ``items`` under the run's model and config: from the cache, embedding any that left it."""
-    from probing.actions import model_backend
     from probing.cache import DatabaseVectorCache
     from probing.embedding.base import EmbedConfig
     from probing.engine import cache_key, embed_all
+    from probing.loading import model_backend
 
     identity = run.provenance["model_identity"]
     config = EmbedConfig.from_dict(run.config)

@@ -23,7 +23,7 @@ from annotation.permissions import curator_required, is_curator
 from datasets.release_models import Release, version_key
 from probing import actions, figures, reporting
 from probing import report_tables as tables
-from probing.actions import estimate_cost
+from probing.loading import estimate_cost
 from probing.models import EmbeddingModel, ProbeRun
 
 MAX_COMPARED = 8

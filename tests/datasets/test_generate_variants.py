@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from datasets import vocabulary as v
-from datasets.generation import GenerationOptions, generate_variants
+from datasets.generation import generate_variants
 from datasets.generation_jobs import run_generation_batch, start_generation_job
+from datasets.generation_resources import GenerationOptions
 from datasets.models import BuildJob, Collection, Compound, Sentence, Variant
 
 pytestmark = [pytest.mark.django_db]

@@ -12,8 +12,8 @@ from django.urls import reverse
 from annotation.permissions import CURATORS_GROUP
 from config.celery import app
 from datasets import vocabulary as v
-from datasets.generation import GenerationOptions
 from datasets.generation_jobs import start_generation_job
+from datasets.generation_resources import GenerationOptions
 from datasets.models import BuildJob, Variant
 from datasets.tasks import generate_variants_batch_task
 from tests.web.factories import make_compound, make_sentence

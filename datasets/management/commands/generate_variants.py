@@ -6,7 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from datasets.generation import GenerationOptions, ensure_compounds, generate_variants, variants_report
+from datasets.generation import ensure_compounds, generate_variants, variants_report
+from datasets.generation_resources import GenerationOptions
 from datasets.lexicon.base import LexiconUnavailable
 from datasets.models import Compound
 

@@ -8,7 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from datasets.release_models import Release
-from probing.actions import ProbeError, estimate_cost, fail_run, run_shard, start_probe_run
+from probing.actions import ProbeError, fail_run, run_shard, start_probe_run
+from probing.loading import estimate_cost
 from probing.management.commands.register_model import json_object
 from probing.models import EmbeddingModel, ProbeRun
 

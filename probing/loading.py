@@ -1,0 +1,101 @@
+"""What a worker loads once per process: a release's pairs (by checksum) and a model's backend."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from datasets import vocabulary as v
+from datasets.release_models import Release
+from datasets.releases.actions import release_files
+from datasets.releases.snapshot import Snapshot
+from probing.models import EmbeddingModel
+
+NEUTRAL_PATTERN = v.NEUTRAL_SHORT
+_KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
+
+
+@dataclass
+class ReleaseProbes:
+    """A release's minimal pairs and context pairs, grouped by (language, compound)."""
+
+    snapshot: Snapshot
+    compounds: list[tuple[str, str]]  # canonical order; only compounds with something to probe
+    pairs: dict[tuple[str, str], list] = field(default_factory=dict)
+    context: dict[tuple[str, str], list] = field(default_factory=dict)
+    without_pairs: list[tuple[str, str]] = field(default_factory=list)
+
+    def select(self, keys: Iterable[tuple[str, str]]) -> tuple[list, list]:
+        keys = [tuple(k) for k in keys]
+        return [p for k in keys for p in self.pairs.get(k, ())], [c for k in keys for c in self.context.get(k, ())]
+
+    def items(self, keys: Iterable[tuple[str, str]]) -> list:
+        from probing.probes import context_items, unique_items
+
+        pairs, context = self.select(keys)
+        return list(dict.fromkeys([*unique_items(pairs), *context_items(context)]))
+
+
+_releases: OrderedDict[str, ReleaseProbes] = OrderedDict()
+
+
+def release_probes(release: Release) -> ReleaseProbes:
+    """The pairs of a release, read from its verified files once per process (keyed by its checksum)."""
+    from datasets.formats.release import snapshot_from_files
+    from probing.probes import context_pairs, pairs_from_snapshot
+
+    if release.checksum in _releases:
+        _releases.move_to_end(release.checksum)
+        return _releases[release.checksum]
+    snapshot, _ = snapshot_from_files(release_files(release))
+    pairs: dict[tuple[str, str], list] = {}
+    for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+        pairs.setdefault((pair.language, pair.compound), []).append(pair)
+    context: dict[tuple[str, str], list] = {}
+    for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+        context.setdefault((pair.language, pair.compound), []).append(pair)
+    order = [(c.language, c.text) for c in snapshot.sorted().compounds]
+    probes = ReleaseProbes(
+        snapshot=snapshot,
+        compounds=[k for k in order if k in pairs or k in context],
+        pairs=pairs,
+        context=context,
+        without_pairs=[k for k in order if k not in pairs and k not in context],
+    )
+    _releases[release.checksum] = probes
+    while len(_releases) > _KEEP_RELEASES:
+        _releases.popitem(last=False)
+    return probes
+
+
+def estimate_cost(release: Release, model: EmbeddingModel) -> dict | None:
+    """What a run would cost a paid API (OpenAI): {"texts", "tokens", "usd"}; None for local models.
+
+    Counts the release's unique texts at sentence level (the API gives no NC-level vectors).
+    """
+    if model.kind != "openai":
+        return None
+    from probing.probes import context_items, unique_items
+
+    probes = release_probes(release)
+    items = unique_items([p for pairs in probes.pairs.values() for p in pairs])
+    items += context_items([p for pairs in probes.context.values() for p in pairs])
+    texts = sorted({item.text for item in items})
+    estimate = model_backend(model).estimate_cost(texts)
+    return {"texts": len(texts), **estimate}
+
+
+_backends: OrderedDict[str, object] = OrderedDict()
+
+
+def model_backend(model: EmbeddingModel):
+    """The model's backend, loaded once per process (the few most recently used are kept)."""
+    key = json.dumps([model.kind, model.resolved_source(), model.options or {}], sort_keys=True)
+    if key not in _backends:
+        _backends[key] = model.load_backend()
+        while len(_backends) > _KEEP_BACKENDS:
+            _backends.popitem(last=False)
+    _backends.move_to_end(key)
+    return _backends[key]
