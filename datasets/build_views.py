@@ -16,13 +16,13 @@ from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from annotation.permissions import curator_required
+from datasets.build_jobs import cancel_build_job
 from datasets.corpus.readers import FORMATS
 from datasets.forms import collection_choices, language_choices
 from datasets.frequency_actions import (
     GZIP_NOTE,
     MAX_CHUNKS,
     apply_frequency_table,
-    cancel_build_job,
     start_corpus_count,
 )
 from datasets.models import BuildJob, Collection, FrequencyTable

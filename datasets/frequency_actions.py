@@ -18,6 +18,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from datasets.build_jobs import fail_build_job
 from datasets.corpus.counting import Counts, Targets, count_chunk, merge
 from datasets.corpus.readers import check_file, chunk_ranges, detect_format, is_gzip
 from datasets.frequency import corpus_measures, corpus_source
@@ -172,22 +173,6 @@ def finish_corpus_count(job: BuildJob) -> FrequencyTable:
     }
     job.message = f"Done: {counts.tokens:,} tokens, {len(counts.counts)} of {len(options['targets'])} targets found"
     return table
-
-
-def fail_build_job(job_id: int, message: str) -> bool:
-    """Mark a job failed with a message, unless it already finished (or was cancelled)."""
-    updated = BuildJob.objects.filter(pk=job_id, status__in=[BuildJob.QUEUED, BuildJob.RUNNING]).update(
-        status=BuildJob.FAILED, message=message[:2000], finished_at=timezone.now()
-    )
-    return bool(updated)
-
-
-def cancel_build_job(job_id: int) -> bool:
-    """Stop a queued or running job: its remaining tasks exit without work."""
-    updated = BuildJob.objects.filter(pk=job_id, status__in=[BuildJob.QUEUED, BuildJob.RUNNING]).update(
-        status=BuildJob.CANCELLED, message="Cancelled", finished_at=timezone.now()
-    )
-    return bool(updated)
 
 
 def apply_frequency_table(table: FrequencyTable, collection: str | None = None) -> int:

@@ -255,8 +255,9 @@ def _write(compound: Compound, wanted: list[Variant], summary: GenerationSummary
     summary.removed += len(stale)
 
 
-def generate_for_compound(compound: Compound, options: GenerationOptions, summary: GenerationSummary) -> None:
-    resources = load_resources(compound.language, options)
+def generate_for_compound(
+    compound: Compound, options: GenerationOptions, summary: GenerationSummary, resources: Resources
+) -> None:
     with transaction.atomic():
         if options.neutral:
             summary.neutral_sentences += ensure_neutral_sentences(compound)
@@ -280,8 +281,11 @@ def generate_variants(
     """Generate (or regenerate) every variant of the compounds; one transaction per compound."""
     options = options or GenerationOptions()
     summary = GenerationSummary()
+    by_language: dict[str, Resources] = {}  # looked up once per call, not once per compound
     for done, compound in enumerate(compounds, start=1):
-        generate_for_compound(compound, options, summary)
+        if compound.language not in by_language:
+            by_language[compound.language] = load_resources(compound.language, options)
+        generate_for_compound(compound, options, summary, by_language[compound.language])
         if on_progress:
             on_progress(done)
     return summary

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
+from datasets.build_jobs import fail_build_job
 from datasets.generation import generate_variants
 from datasets.generation_resources import GenerationOptions
 from datasets.models import BuildJob, Compound
@@ -55,9 +56,7 @@ def run_generation_batch(job_id: int, index: int) -> bool:
             Compound.objects.filter(pk__in=ids).order_by("pk"), GenerationOptions.from_dict(job.options)
         )
     except Exception as exc:
-        BuildJob.objects.filter(pk=job_id).exclude(status=BuildJob.CANCELLED).update(
-            status=BuildJob.FAILED, message=f"batch {index}: {type(exc).__name__}: {exc}", finished_at=timezone.now()
-        )
+        fail_build_job(job_id, f"batch {index}: {type(exc).__name__}: {exc}")
         raise
     with transaction.atomic():
         job = BuildJob.objects.select_for_update().get(pk=job_id)

@@ -24,7 +24,8 @@ def count_corpus_chunk_task(self, job_id: int, index: int) -> bool:
     A read error (file on a network mount, say) is retried with backoff; when the retries run out
     the job is marked failed.
     """
-    from datasets.frequency_actions import count_corpus_chunk, fail_build_job
+    from datasets.build_jobs import fail_build_job
+    from datasets.frequency_actions import count_corpus_chunk
 
     try:
         return count_corpus_chunk(job_id, index)

@@ -17,11 +17,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from config.celery import app
+from datasets.build_jobs import cancel_build_job
 from datasets.corpus.readers import CorpusError
 from datasets.frequency import SOURCE
 from datasets.frequency_actions import (
     apply_frequency_table,
-    cancel_build_job,
     count_corpus_chunk,
     start_corpus_count,
 )
