@@ -1,5 +1,5 @@
 # Quick start: `make demo` (the app with demo data at http://127.0.0.1:8000/) and `make test`.
-.PHONY: install demo test ci lint format run-worker
+.PHONY: install demo test ci lint format lock run-worker
 
 install:  ## create .venv, install Debian + Python requirements (quick when done)
 	bash scripts/install.sh
@@ -13,11 +13,14 @@ test:  ## ruff, migrations check, pytest -n 2 against PostgreSQL/Redis (ARGS="-k
 ci:  ## what CI runs
 	bash .ci/run
 
-lint:  ## ruff check + format check
-	bash scripts/install.sh && .venv/bin/ruff check . && .venv/bin/ruff format --check .
+lint:  ## ruff check + format check + the import contracts
+	bash scripts/install.sh && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/lint-imports --no-cache
 
 format:  ## apply ruff's formatting and safe fixes
 	bash scripts/install.sh && .venv/bin/ruff format . && .venv/bin/ruff check --fix .
+
+lock:  ## refresh requirements/lock/*.txt from requirements/*.txt with pip-compile (needs PyPI; ARGS="-P django")
+	bash scripts/install.sh && .venv/bin/python scripts/requirements_lock.py update $(ARGS)
 
 run-worker:  ## a Celery worker in the foreground
 	bash scripts/install.sh && .venv/bin/celery -A config worker -l info --concurrency 2

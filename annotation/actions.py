@@ -3,7 +3,7 @@
 Correct under concurrent requests: item rows are claimed with ``SELECT … FOR UPDATE SKIP
 LOCKED`` on PostgreSQL (SQLite serialises writers with IMMEDIATE transactions), the
 ``taken`` counter only moves under a conditional UPDATE, and the database refuses a second
-assignment or rating of one item for one annotator.
+assignment or rating of one item for one annotator, and a second live reservation of one annotator.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from annotation.models import Annotator, Assignment, Campaign, Item, Rating, SuggestedParaphrase
+from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import Answers
 from datasets.models import Compound, Sentence
 from datasets.vocabulary import NATURALISTIC
 
 CLAIM_ATTEMPTS = 5
+NOT_YOURS = "This item is not assigned to you."
 
 
 def add_items(campaign: Campaign, targets: list, role: str = Item.REGULAR) -> list[Item]:
@@ -108,67 +109,116 @@ def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
     return released
 
 
+def current_assignment(annotator: Annotator, now: datetime | None = None) -> Assignment | None:
+    """The annotator's live reservation (at most one: a database constraint), with its item."""
+    now = now or timezone.now()
+    return (
+        annotator.assignments.filter(status=Assignment.RESERVED, expires_at__gte=now)
+        .select_related("item__compound", "item__sentence")
+        .first()
+    )
+
+
 def claim_next_item(annotator: Annotator, now: datetime | None = None, limit: int | None = None) -> Assignment | None:
     """The annotator's current item, or a new one: least-taken first, seeded tie-break.
 
-    None when the annotator reached the campaign's maximum or every item has N ratings
-    (or ``limit`` < N, which simulations use to leave room for people).
+    None when the annotator reached the campaign's maximum or no item is free (every item has
+    N ratings or live reservations; or ``limit`` < N, which simulations use to leave room for people).
     """
+    now = now or timezone.now()
+    release_expired(annotator.campaign, now)
+    if assignment := current_assignment(annotator, now):
+        return assignment
+    return claim_new_item(annotator, now, limit)
+
+
+def claim_new_item(annotator: Annotator, now: datetime, limit: int | None = None) -> Assignment | None:
+    """A new regular item for an annotator without a live reservation (timed-out ones released already)."""
     campaign = annotator.campaign
     cap = min(limit, campaign.ratings_per_item) if limit is not None else campaign.ratings_per_item
-    now = now or timezone.now()
-    release_expired(campaign, now)
-    current = annotator.assignments.filter(status=Assignment.RESERVED, expires_at__gte=now).select_related("item")
-    if assignment := current.first():
-        return assignment
     if campaign.max_items_per_annotator is not None:
-        done = annotator.assignments.exclude(status=Assignment.EXPIRED).filter(item__role=Item.REGULAR).count()
-        if done >= campaign.max_items_per_annotator:
+        # Skipped items do not count: the worker still gets the maximum number of items to rate.
+        held = annotator.assignments.exclude(status__in=[Assignment.EXPIRED, Assignment.SKIPPED])
+        if held.filter(item__role=Item.REGULAR).count() >= campaign.max_items_per_annotator:
             return None
     for _ in range(CLAIM_ATTEMPTS):
-        with transaction.atomic():
-            candidates = (
-                Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=cap)
-                .exclude(assignments__annotator=annotator)
-                .order_by("taken", "order_key")
-                .select_for_update(skip_locked=True)
-            )
-            item = candidates.first()
-            if item is None:
-                return None
-            if not Item.objects.filter(pk=item.pk, taken__lt=cap).update(taken=F("taken") + 1):
-                continue
-            expires = now + timedelta(minutes=campaign.reservation_minutes)
-            return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
+        try:
+            with transaction.atomic():
+                candidates = (
+                    Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=cap)
+                    .exclude(assignments__annotator=annotator)
+                    .select_related("compound", "sentence")
+                    .order_by("taken", "order_key")
+                    .select_for_update(skip_locked=True, of=("self",))
+                )
+                item = candidates.first()
+                if item is None:
+                    return None
+                if not Item.objects.filter(pk=item.pk, taken__lt=cap).update(taken=F("taken") + 1):
+                    continue
+                expires = now + timedelta(minutes=campaign.reservation_minutes)
+                return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
+        except IntegrityError:
+            # Another request of the same annotator reserved an item first: one at a time, so that one.
+            return current_assignment(annotator, now)
     return None
 
 
 @dataclass
 class Submission:
-    """What happened to a submission: stored, a repeat of a stored one, or refused."""
+    """What happened to a submission or skip: stored, a repeat of a stored one, or refused."""
 
     rating: Rating | None
     repeated: bool = False
     errors: dict[str, str] = field(default_factory=dict)
+    skip: Skip | None = None
+    stale: bool = False  # refused because the page was not for the annotator's current item (``not_current``)
+
+
+def not_current(assignment: Assignment) -> str | None:
+    """Why an answer to ``assignment`` cannot be stored as the annotator's answer now, or None when it can.
+
+    A page may be stale (Back, a second tab, a restored session): only the annotator's current
+    item takes answers. A timed-out reservation still counts while nothing newer was handed out.
+    """
+    if assignment.status == Assignment.SUBMITTED:
+        return "You had already answered that item: your first answer is kept and this one was not stored."
+    if assignment.status == Assignment.SKIPPED:
+        return "You had skipped that item, so this answer was not stored."
+    if assignment.status == Assignment.EXPIRED:
+        newer = Assignment.objects.filter(annotator_id=assignment.annotator_id, status=Assignment.RESERVED)
+        if newer.exclude(pk=assignment.pk).exists():
+            return "That item had timed out and you were given another one, so this answer was not stored."
+    return None
+
+
+def _locked_assignment(annotator: Annotator, token: str) -> Assignment | None:
+    try:
+        return (
+            Assignment.objects.select_for_update(of=("self",))
+            .select_related("item__campaign")
+            .get(token=token, annotator=annotator)
+        )
+    except (Assignment.DoesNotExist, ValueError, ValidationError):
+        return None
 
 
 def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datetime | None = None) -> Submission:
     """Store one rating for the assignment ``token``; a repeated submission stores nothing new."""
     now = now or timezone.now()
+    annotator.__dict__.pop("_progress", None)  # journey.progress kept for this request: it changes now
     with transaction.atomic():
-        try:
-            assignment = (
-                Assignment.objects.select_for_update()
-                .select_related("item__campaign")
-                .get(token=token, annotator=annotator)
-            )
-        except (Assignment.DoesNotExist, ValueError, ValidationError):
-            return Submission(None, errors={"token": "This item is not assigned to you."})
+        assignment = _locked_assignment(annotator, token)
+        if assignment is None:
+            return Submission(None, errors={"token": NOT_YOURS})
         if assignment.status == Assignment.SUBMITTED:
             return Submission(assignment.rating, repeated=True)
+        if reason := not_current(assignment):
+            return Submission(None, errors={"token": reason}, stale=True)
         item = assignment.item
-        if assignment.status == Assignment.EXPIRED:
+        if assignment.status == Assignment.EXPIRED and item.role == Item.REGULAR:
             # The reservation timed out; take the item back only if it still needs ratings.
+            # (Check items are everyone's: they never compete for N.)
             if not Item.objects.filter(pk=item.pk, taken__lt=item.campaign.ratings_per_item).update(
                 taken=F("taken") + 1
             ):
@@ -182,12 +232,49 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
             compound_score=answers.compound_score,
             seconds=(now - assignment.reserved_at).total_seconds(),
         )
-        SuggestedParaphrase.objects.bulk_create(
-            SuggestedParaphrase(rating=rating, position=i, text=text) for i, text in enumerate(answers.paraphrases, 1)
-        )
+        if answers.paraphrases:
+            SuggestedParaphrase.objects.bulk_create(
+                SuggestedParaphrase(rating=rating, position=i, text=text)
+                for i, text in enumerate(answers.paraphrases, 1)
+            )
         assignment.status, assignment.submitted_at = Assignment.SUBMITTED, now
         assignment.save(update_fields=["status", "submitted_at"])
     return Submission(rating)
+
+
+def skip_item(
+    annotator: Annotator, token: str, reason: str = Skip.UNKNOWN_EXPRESSION, now: datetime | None = None
+) -> Submission:
+    """Record that the annotator passed over their current regular item; the item goes back to the pool.
+
+    The assignment stays (as skipped), so the annotator is never given that item again.
+    """
+    now = now or timezone.now()
+    if reason not in dict(Skip.REASON_CHOICES):
+        raise ValueError(f"not a skip reason: {reason!r}")
+    annotator.__dict__.pop("_progress", None)  # journey.progress kept for this request: it changes now
+    with transaction.atomic():
+        assignment = _locked_assignment(annotator, token)
+        if assignment is None:
+            return Submission(None, errors={"token": NOT_YOURS})
+        if assignment.status == Assignment.SKIPPED:
+            return Submission(None, repeated=True, skip=assignment.skip)
+        if reason_refused := not_current(assignment):
+            return Submission(None, errors={"token": reason_refused})
+        if assignment.item.role != Item.REGULAR:
+            return Submission(None, errors={"token": "Practice items and checks cannot be skipped."})
+        if assignment.status == Assignment.RESERVED:
+            Item.objects.filter(pk=assignment.item_id, taken__gt=0).update(taken=F("taken") - 1)
+        skip = Skip.objects.create(
+            assignment=assignment,
+            item_id=assignment.item_id,
+            annotator=annotator,
+            reason=reason,
+            seconds=(now - assignment.reserved_at).total_seconds(),
+        )
+        assignment.status = Assignment.SKIPPED
+        assignment.save(update_fields=["status"])
+    return Submission(None, skip=skip)
 
 
 def claim_check_item(annotator: Annotator, role: str, now: datetime | None = None) -> Assignment | None:
@@ -202,34 +289,56 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
     now = now or timezone.now()
     expires = now + timedelta(minutes=annotator.campaign.reservation_minutes)
     mine = annotator.assignments.filter(item__role=role).exclude(status=Assignment.SUBMITTED)
-    current = mine.filter(status=Assignment.RESERVED, expires_at__gte=now).select_related("item").first()
-    if current is not None:
+    current = mine.filter(status=Assignment.RESERVED, expires_at__gte=now)
+    if current := current.select_related("item__compound", "item__sentence").first():
         return current
-    if stale := mine.select_related("item").order_by("item__order_key").first():
-        stale.status, stale.expires_at = Assignment.RESERVED, expires
-        stale.save(update_fields=["status", "expires_at"])
-        return stale
-    item = (
-        Item.objects.filter(campaign=annotator.campaign, role=role)
-        .exclude(assignments__annotator=annotator)
-        .order_by("order_key")
-        .first()
-    )
-    if item is None:
-        return None
     try:
         with transaction.atomic():
+            stale = mine.select_related("item__compound", "item__sentence").order_by("item__order_key").first()
+            if stale is not None:
+                stale.status, stale.expires_at = Assignment.RESERVED, expires
+                stale.save(update_fields=["status", "expires_at"])
+                return stale
+            item = (
+                Item.objects.filter(campaign=annotator.campaign, role=role)
+                .exclude(assignments__annotator=annotator)
+                .select_related("compound", "sentence")
+                .order_by("order_key")
+                .first()
+            )
+            if item is None:
+                return None
             return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
     except IntegrityError:
-        # A second request of the same annotator claimed it first.
-        return Assignment.objects.select_related("item").get(item=item, annotator=annotator)
+        # A second request of the same annotator reserved something first: one item at a time.
+        return current_assignment(annotator, now)
+
+
+def end_training(annotator: Annotator, passed: bool) -> None:
+    """Record the practice result; a worker who did not pass is screened out (not completed)."""
+    fields = {"training_passed": passed}
+    if not passed:
+        fields["status"] = Annotator.SCREENED_OUT
+    Annotator.objects.filter(pk=annotator.pk, status=Annotator.ACTIVE).update(**fields)
+    for name, value in fields.items():
+        setattr(annotator, name, value)
+
+
+def complete(annotator: Annotator, now: datetime | None = None) -> None:
+    """The annotator earned the completion code (the caller checked the campaign's minimum)."""
+    now = now or timezone.now()
+    if Annotator.objects.filter(pk=annotator.pk, status=Annotator.ACTIVE).update(
+        status=Annotator.COMPLETED, completed_at=now
+    ):
+        annotator.status, annotator.completed_at = Annotator.COMPLETED, now
 
 
 def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, leave_room: int = 2) -> int:
     """Add simulated annotators' ratings (flagged ``simulated``), leaving ``leave_room`` per item for people."""
-    from annotation.simulation import answer, panel
+    from annotation.simulation import answer, panel, seconds_per_item
 
     rng = random.Random(f"{campaign.seed}:{seed}")
+    pace = random.Random(f"{campaign.seed}:{seed}:seconds")
     people = []
     for person in panel(panel_size, seed):
         annotator = enter_campaign(campaign, platform=Annotator.GENERIC, external_id=person.name)
@@ -247,7 +356,9 @@ def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, lea
                 continue
             busy = True
             truth = _reference_score(assignment.item)
-            if submit_rating(annotator, str(assignment.token), answer(person, truth, rng)).rating:
+            # Answered as long after the item was shown as the person takes to read and rate it.
+            answered = assignment.reserved_at + timedelta(seconds=seconds_per_item(person, pace))
+            if submit_rating(annotator, str(assignment.token), answer(person, truth, rng), now=answered).rating:
                 stored += 1
     return stored
 

@@ -13,8 +13,11 @@ from annotation.models import (
     FilterPolicy,
     Item,
     PolicyRun,
+    QualityPolicy,
     Rating,
+    Skip,
     SuggestedParaphrase,
+    WorkedExample,
 )
 
 
@@ -53,8 +56,8 @@ class ItemAdmin(admin.ModelAdmin):
 
 @admin.register(Annotator)
 class AnnotatorAdmin(admin.ModelAdmin):
-    list_display = ["id", "campaign", "user", "platform", "external_id", "training_passed", "completed_at"]
-    list_filter = ["platform", "training_passed", "campaign"]
+    list_display = ["id", "campaign", "user", "platform", "external_id", "status", "training_passed", "completed_at"]
+    list_filter = ["status", "platform", "training_passed", "campaign"]
     search_fields = ["external_id", "user__username", "study_id", "session_id", "assignment_id"]
     list_select_related = ["campaign", "user"]
     raw_id_fields = ["user"]
@@ -96,6 +99,15 @@ class RatingAdmin(admin.ModelAdmin):
     inlines = [SuggestedParaphraseInline]
 
 
+@admin.register(Skip)
+class SkipAdmin(admin.ModelAdmin):
+    list_display = ["item", "annotator", "reason", "seconds", "created_at"]
+    list_filter = ["reason", "item__campaign"]
+    list_select_related = ["item__campaign", "item__compound", "annotator__user"]
+    raw_id_fields = ["assignment", "item", "annotator"]
+    readonly_fields = ["created_at"]
+
+
 @admin.register(SuggestedParaphrase)
 class SuggestedParaphraseAdmin(admin.ModelAdmin):
     list_display = ["text", "position", "rating"]
@@ -107,7 +119,16 @@ class SuggestedParaphraseAdmin(admin.ModelAdmin):
 
 @admin.register(FilterPolicy)
 class FilterPolicyAdmin(admin.ModelAdmin):
-    list_display = ["name", "min_rho", "min_items", "min_gold_accuracy", "question", "created_by", "created_at"]
+    list_display = [
+        "name",
+        "min_rho",
+        "min_items",
+        "min_gold_accuracy",
+        "question",
+        "exclude_flagged",
+        "created_by",
+        "created_at",
+    ]
     search_fields = ["name", "description"]
     readonly_fields = ["created_by", "created_at"]
 
@@ -118,3 +139,16 @@ class PolicyRunAdmin(admin.ModelAdmin):
     list_filter = ["policy"]
     list_select_related = ["policy", "campaign"]
     readonly_fields = ["policy", "campaign", "removed", "kept", "computed_at"]
+
+
+@admin.register(QualityPolicy)
+class QualityPolicyAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "min_median_seconds", "max_same_answer_share", "max_attention_failures", "min_rho"]
+    list_select_related = ["campaign"]
+
+
+@admin.register(WorkedExample)
+class WorkedExampleAdmin(admin.ModelAdmin):
+    list_display = ["compound", "campaign", "position", "head_score", "modifier_score", "compound_score"]
+    list_filter = ["campaign"]
+    list_select_related = ["campaign"]

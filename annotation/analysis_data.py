@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from annotation.models import Item, Rating
 from datasets.models import Sentence
 from datasets.vocabulary import NATURALISTIC
 
@@ -33,8 +34,6 @@ def reference_sentence_scores(language: str, collection: str | None = None) -> p
 
 def campaign_ratings(campaign_id: int, include_simulated: bool = True) -> pd.DataFrame:
     """Ratings of a campaign's regular items: item, annotator, compound and the three scores."""
-    from annotation.models import Item, Rating
-
     ratings = Rating.objects.filter(item__campaign_id=campaign_id, item__role=Item.REGULAR)
     if not include_simulated:
         ratings = ratings.filter(annotator__simulated=False)
@@ -53,8 +52,6 @@ def collected_sentence_scores(token_campaign_id: int, type_campaign_id: int) -> 
     Token level: per sentence the mean over annotators of each question; type level: per
     compound the mean compound score of the type-level campaign.
     """
-    from annotation.models import Item, Rating
-
     token = pd.DataFrame(
         list(
             Rating.objects.filter(item__campaign_id=token_campaign_id, item__role=Item.REGULAR).values_list(

@@ -1,7 +1,7 @@
 """Read-only API of annotation campaigns for curators: campaigns, ratings, exports.
 
 Mounted at ``/api/annotation/`` by its own router (config/urls.py). Every endpoint needs a
-curator (``annotation.permissions.IsCurator``).
+curator (``core.permissions.IsCurator``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from django.db.models import Prefetch, Q
 from django.urls import include, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -26,8 +25,9 @@ from annotation import exports
 from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
 from annotation.models import CAMPAIGN_SETTINGS, Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
-from annotation.permissions import IsCurator
 from annotation.reporting import campaign_report
+from core.permissions import IsCurator
+from datasets.api.params import choice_param, is_id, query_param, text_param
 from datasets.models import Collection, Compound, Sentence
 from datasets.vocabulary import CLASS_CHOICES
 
@@ -62,6 +62,11 @@ class CampaignSerializer(serializers.ModelSerializer):
             "training_pass_mark",
             "gold_tolerance",
             "completion_url",
+            "min_items_for_code",
+            "expected_seconds_per_item",
+            "full_url",
+            "screen_out_code",
+            "screen_out_url",
             "created_at",
             "item_count",
             "rating_count",
@@ -166,22 +171,12 @@ class RatingSerializer(serializers.ModelSerializer):
 
 
 EXPORT_PARAMETERS = [
-    OpenApiParameter(
+    query_param(
         "table",
-        OpenApiTypes.STR,
-        OpenApiParameter.QUERY,
-        required=False,
+        "ratings (one row per rating, the default) or paraphrases (one row per paraphrase).",
         enum=list(exports.TABLES),
-        description="ratings (one row per rating, the default) or paraphrases (one row per paraphrase).",
     ),
-    OpenApiParameter(
-        "file",
-        OpenApiTypes.STR,
-        OpenApiParameter.QUERY,
-        required=False,
-        enum=list(exports.FORMATS),
-        description="csv (the default) or json.",
-    ),
+    query_param("file", "csv (the default) or json.", enum=list(exports.FORMATS)),
 ]
 
 
@@ -216,24 +211,12 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def export(self, request, pk=None):
         """The campaign's raw ratings or paraphrases as a CSV or JSON download (streamed)."""
         campaign = self.get_object()
-        table = request.query_params.get("table", "ratings")
-        fmt = request.query_params.get("file", "csv")
-        if table not in exports.TABLES:
-            raise ValidationError({"table": f"{table!r} is not one of: {', '.join(exports.TABLES)}."})
-        if fmt not in exports.FORMATS:
-            raise ValidationError({"file": f"{fmt!r} is not one of: {', '.join(exports.FORMATS)}."})
+        table = choice_param(request, "table", exports.TABLES) or "ratings"
+        fmt = choice_param(request, "file", exports.FORMATS) or "csv"
         return exports.streaming_response(campaign, table, fmt)
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "policy",
-                OpenApiTypes.STR,
-                OpenApiParameter.QUERY,
-                required=False,
-                description="Name of a saved filter policy (default: nobody removed).",
-            )
-        ],
+        parameters=[query_param("policy", "Name of a saved filter policy (default: nobody removed).")],
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The campaign report (see campaign_report).")},
     )
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -241,7 +224,7 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """Agreement, annotator reliability, the filter policy applied and the aggregates of the kept annotators."""
         campaign = self.get_object()
         policy = None
-        if name := request.query_params.get("policy", "").strip():
+        if name := text_param(request, "policy"):
             policy = FilterPolicy.objects.filter(name=name).first()
             if policy is None:
                 raise ValidationError({"policy": f"No filter policy {name!r}."})
@@ -249,7 +232,7 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 class FilterPolicySerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     question = serializers.ChoiceField(
         choices=["compound_score", "head_score", "modifier_score"],
         default="compound_score",
@@ -266,6 +249,7 @@ class FilterPolicySerializer(serializers.ModelSerializer):
             "min_items",
             "min_gold_accuracy",
             "question",
+            "exclude_flagged",
             "created_by",
             "created_at",
         ]
@@ -288,19 +272,7 @@ class FilterPolicyViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewse
         serializer.save(created_by=self.request.user)
 
 
-@extend_schema_view(
-    list=extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "campaign",
-                OpenApiTypes.STR,
-                OpenApiParameter.QUERY,
-                required=False,
-                description="Id or slug of the campaign.",
-            )
-        ]
-    )
-)
+@extend_schema_view(list=extend_schema(parameters=[query_param("campaign", "Id or slug of the campaign.")]))
 class RatingViewSet(viewsets.ReadOnlyModelViewSet):
     """Submitted ratings, oldest first (curators only)."""
 
@@ -313,9 +285,9 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet):
             .prefetch_related(Prefetch("paraphrases", queryset=SuggestedParaphrase.objects.order_by("position")))
             .order_by("created_at", "id")
         )
-        if self.action == "list" and (campaign := self.request.query_params.get("campaign", "").strip()):
+        if self.action == "list" and (campaign := text_param(self.request, "campaign")):
             lookup = Q(item__campaign__slug=campaign)
-            if campaign.isdigit():
+            if is_id(campaign):
                 lookup |= Q(item__campaign_id=int(campaign))
             queryset = queryset.filter(lookup)
         return queryset

@@ -2,7 +2,7 @@
 
 from django.http import HttpRequest
 
-from annotation.permissions import is_curator
+from core.permissions import is_curator
 
 
 def roles(request: HttpRequest) -> dict:

@@ -1,6 +1,6 @@
 """Curator pages: campaigns (list, create, edit, items, status), dashboards and exports.
 
-Every view requires a curator (``annotation.permissions``): anonymous visitors are sent to the
+Every view requires a curator (``core.permissions``): anonymous visitors are sent to the
 login page and other accounts get 403.
 """
 
@@ -11,18 +11,28 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation import exports
 from annotation.actions import add_items, create_campaign, item_targets
+from annotation.curator_forms import ItemPickForm
 from annotation.dashboard import campaign_dashboard, campaigns_with_counts
-from annotation.models import CAMPAIGN_SETTINGS, Campaign
-from annotation.permissions import curator_required
-from datasets import vocabulary as v
-from datasets.models import Collection, language_code_validator
+from annotation.models import CAMPAIGN_SETTINGS, Annotator, Assignment, Campaign, completion_code
+from core.permissions import curator_required
+from datasets import vocabulary
+from datasets.forms import language_choices
+from datasets.models import Collection
 
 ANY_CLASS = ""
-ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *v.CLASS_CHOICES]
+PICK = "pick"
+ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *vocabulary.CLASS_CHOICES]
+# What pausing or closing does to the workers in the middle of the study: said before it happens.
+CONFIRM_ACTIONS = {
+    "pause": "Workers in the middle of the study see that it is not open at the moment, and cannot go on until "
+    "you open it again.",
+    "close": "Workers in the middle of the study are told it has ended; nobody can answer any more.",
+}
 # Columns fixed once a campaign has items: they decide which items it has.
 ITEM_SCOPE_FIELDS = ("collection", "language", "level")
 RESERVED_SLUGS = {"new"}
@@ -44,7 +54,17 @@ class ItemChoiceForm(forms.Form):
     )
 
 
+def _with_code(setting: str) -> tuple[str, ...]:
+    # The completion code next to the completion URL (the API leaves it to the model's random default).
+    return ("completion_code", setting) if setting == "completion_url" else (setting,)
+
+
 class CampaignForm(forms.ModelForm):
+    completion_code = forms.CharField(
+        required=False,
+        max_length=Campaign._meta.get_field("completion_code").max_length,
+        help_text="Shown to workers who finished (Prolific: the study's completion code); blank: a random code.",
+    )
     completion_url = forms.URLField(
         required=False,
         assume_scheme="https",
@@ -54,7 +74,7 @@ class CampaignForm(forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = list(CAMPAIGN_SETTINGS)
+        fields = [name for setting in CAMPAIGN_SETTINGS for name in _with_code(setting)]
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 6}),
             "consent_text": forms.Textarea(attrs={"rows": 4}),
@@ -63,11 +83,19 @@ class CampaignForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["collection"].queryset = Collection.objects.order_by("slug")
-        self.fields["language"].validators.append(language_code_validator)
+        languages = language_choices()
+        if self.instance.pk and self.instance.language not in dict(languages):
+            languages.append((self.instance.language, self.instance.language))
+        self.fields["language"] = forms.ChoiceField(
+            choices=[("", "Choose a language"), *languages], help_text="Languages with compounds in the database."
+        )
         if self.instance.pk and self.instance.items.exists():
             for name in ITEM_SCOPE_FIELDS:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Fixed: the campaign has items."
+
+    def clean_completion_code(self) -> str:
+        return self.cleaned_data["completion_code"].strip() or self.instance.completion_code or completion_code()
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
@@ -84,7 +112,11 @@ class CampaignForm(forms.ModelForm):
 
 
 class CampaignCreateForm(CampaignForm, ItemChoiceForm):
-    """A new campaign and the class of its first items."""
+    """A new campaign and the class of its first items (or none yet, to pick them one by one)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["item_class"].choices = [*ITEM_CLASS_CHOICES, (PICK, "None yet: pick items one by one next")]
 
 
 @require_GET
@@ -103,9 +135,11 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         campaign = form.save(commit=False)
-        campaign, items = create_campaign(campaign, created_by=request.user, item_class=form.cleaned_data["item_class"])
+        item_class = form.cleaned_data["item_class"]
+        targets = [] if item_class == PICK else None
+        campaign, items = create_campaign(campaign, created_by=request.user, item_class=item_class, targets=targets)
         messages.success(request, f"Campaign {campaign.name} created with {len(items)} items.")
-        return redirect("curator:dashboard", slug=campaign.slug)
+        return redirect("curator:edit" if item_class == PICK else "curator:dashboard", slug=campaign.slug)
     return render(request, "annotation/curator/campaign_form.html", {"form": form, "campaign": None})
 
 
@@ -121,7 +155,12 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "annotation/curator/campaign_form.html",
-        {"form": form, "campaign": campaign, "item_form": ItemChoiceForm()},
+        {
+            "form": form,
+            "campaign": campaign,
+            "item_form": ItemChoiceForm(),
+            "pick_form": ItemPickForm(campaign=campaign),
+        },
     )
 
 
@@ -149,6 +188,8 @@ def campaign_status(request: HttpRequest, slug: str) -> HttpResponse:
     if action not in STATUS_ACTIONS:
         messages.error(request, f"Unknown action {action!r}.")
         return redirect("curator:dashboard", slug=campaign.slug)
+    if action in CONFIRM_ACTIONS and request.POST.get("confirm") != "yes":
+        return render(request, "annotation/curator/confirm_status.html", _confirmation(campaign, action))
     Campaign.objects.filter(pk=campaign.pk).update(status=STATUS_ACTIONS[action])
     campaign.refresh_from_db(fields=["status"])
     messages.success(request, f"Campaign {campaign.name} is now {campaign.get_status_display().lower()}.")
@@ -181,3 +222,19 @@ def campaign_export(request: HttpRequest, slug: str, table: str, fmt: str) -> Ht
     if table not in exports.TABLES or fmt not in exports.FORMATS:
         raise Http404("No such export.")
     return exports.streaming_response(campaign, table, fmt)
+
+
+def _confirmation(campaign: Campaign, action: str) -> dict:
+    """What the confirmation step says before a pause or a close: who is affected, and how."""
+    now = timezone.now()
+    return {
+        "campaign": campaign,
+        "action": action,
+        "consequence": CONFIRM_ACTIONS[action],
+        "working": Annotator.objects.filter(
+            campaign=campaign, consented_at__isnull=False, status=Annotator.ACTIVE
+        ).count(),
+        "reserved": Assignment.objects.filter(
+            item__campaign=campaign, status=Assignment.RESERVED, expires_at__gte=now
+        ).count(),
+    }

@@ -15,10 +15,12 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, 
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from annotation.analysis import quality
 from annotation.models import Annotator, Campaign, Item, Rating, SuggestedParaphrase
 from annotation.protocol import QUESTIONS, gold_correct
+from annotation.study_setup import campaign_thresholds
 
-ATTENTION_FLAG_BELOW = 0.5
+TRAINING_FAILED = "training failed"
 HOURS = 24
 GOLD_FIELDS = {"head_score": "gold_head", "modifier_score": "gold_modifier", "compound_score": "gold_compound"}
 
@@ -50,10 +52,20 @@ class AnnotatorRow:
     training_passed: bool | None
     simulated: bool
     flags: list[str] = field(default_factory=list)
+    # Why each flag was raised, as "flag (numbers)": what the export and the policies' reasons say.
+    reasons: list[str] = field(default_factory=list)
+    same_answer_share: float | None = None
+    attention_failures: int = 0
+    rho: float | None = None
+    quality_flags: list[quality.Flag] = field(default_factory=list)
 
     @property
     def flagged(self) -> bool:
         return bool(self.flags)
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(self.reasons)
 
 
 @dataclass
@@ -65,6 +77,7 @@ class Dashboard:
     ratings_per_hour: list[dict]
     median_seconds: float | None
     paraphrases: list[SuggestedParaphrase]
+    thresholds: quality.Thresholds = field(default_factory=quality.Thresholds)
 
     @property
     def flagged(self) -> list[AnnotatorRow]:
@@ -124,9 +137,10 @@ def item_progress(campaign: Campaign) -> list[dict]:
 
 def ratings_frame(campaign: Campaign) -> pd.DataFrame:
     """Every rating of the campaign with its item's role and gold answers."""
-    columns = ["annotator_id", "role", "seconds", "created_at", *QUESTIONS, *GOLD_FIELDS.values()]
+    columns = ["annotator_id", "item_id", "role", "seconds", "created_at", *QUESTIONS, *GOLD_FIELDS.values()]
     rows = Rating.objects.filter(item__campaign=campaign).values_list(
         "annotator_id",
+        "item_id",
         "item__role",
         "seconds",
         "created_at",
@@ -155,10 +169,23 @@ def _median(values: pd.Series) -> float | None:
     return float(values.median()) if len(values) else None
 
 
+def worker_signals(frame: pd.DataFrame) -> dict:
+    """Quality signals per annotator id (``annotation.analysis.quality``) from ``ratings_frame`` with ``correct``."""
+    if frame.empty:
+        return {}
+    named = frame.rename(columns={"annotator_id": "annotator", "item_id": "item"})
+    regular = named[named["role"] == Item.REGULAR].astype({q: float for q in QUESTIONS})
+    attention = named[named["role"] == Item.ATTENTION]
+    return quality.worker_signals(regular, attention)
+
+
 def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow]:
+    """One row per annotator: progress, time, gold and attention accuracy, and the quality flags raised."""
     annotators = Annotator.objects.filter(campaign=campaign).select_related("user").order_by("created_at", "id")
     frame = frame.assign(correct=_correct(frame, campaign.gold_tolerance)) if not frame.empty else frame
     by_annotator = dict(tuple(frame.groupby("annotator_id"))) if not frame.empty else {}
+    signals = worker_signals(frame)
+    thresholds = campaign_thresholds(campaign)
     rows = []
     for annotator in annotators:
         own = by_annotator.get(annotator.id)
@@ -169,11 +196,14 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
         attention = own[own["role"] == Item.ATTENTION] if not own.empty else own
         gold = float(training["correct"].mean()) if len(training) else None
         check = float(attention["correct"].mean()) if len(attention) else None
-        flags = []
+        flags, reasons = [], []
         if annotator.training_passed is False or (gold is not None and gold < campaign.training_pass_mark):
-            flags.append("training failed")
-        if check is not None and check < ATTENTION_FLAG_BELOW:
-            flags.append("attention checks failed")
+            flags.append(TRAINING_FAILED)
+            reasons.append(f"{TRAINING_FAILED} (practice items below the pass mark)")
+        own_signals = signals.get(annotator.id, quality.Signals(annotator.id))
+        raised = quality.flags(own_signals, thresholds)
+        flags += [flag.name for flag in raised]
+        reasons += [str(flag) for flag in raised]
         rows.append(
             AnnotatorRow(
                 id=annotator.id,
@@ -187,6 +217,11 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
                 training_passed=annotator.training_passed,
                 simulated=annotator.simulated,
                 flags=flags,
+                reasons=reasons,
+                same_answer_share=own_signals.same_answer_share,
+                attention_failures=own_signals.attention_failures,
+                rho=own_signals.rho,
+                quality_flags=raised,
             )
         )
     return rows
@@ -223,7 +258,9 @@ def campaign_dashboard(campaign: Campaign, now: datetime | None = None) -> Dashb
         overall=campaign_progress(campaign),
         items=item_progress(campaign),
         annotators=annotator_rows(campaign, frame),
-        ratings_per_hour=ratings_per_hour(frame, now),
+        # regular items only: training (gold) and attention checks are not the work the pace is about
+        ratings_per_hour=ratings_per_hour(regular, now),
         median_seconds=_median(regular["seconds"]) if len(regular) else None,
         paraphrases=recent_paraphrases(campaign),
+        thresholds=campaign_thresholds(campaign),
     )

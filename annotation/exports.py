@@ -1,4 +1,4 @@
-"""Raw exports of a campaign: one row per rating, or one row per suggested paraphrase.
+"""Raw exports of a campaign: one row per rating, per suggested paraphrase, or per annotator (with quality flags).
 
 Rows are generated from a single ``select_related`` query read with ``.iterator()``, and the
 CSV and JSON writers yield text chunk by chunk, so an export of any size streams in constant
@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator
 from django.db.models import Prefetch, QuerySet
 from django.http import StreamingHttpResponse
 
-from annotation.models import Campaign, Rating, SuggestedParaphrase
+from annotation.dashboard import annotator_rows, ratings_frame
+from annotation.models import Annotator, Campaign, Rating, SuggestedParaphrase
 
 CHUNK = 2000
 # Where a row comes from: shared by both tables.
@@ -41,7 +42,28 @@ RATING_FIELDS = [
     "paraphrases",
 ]
 PARAPHRASE_FIELDS = [*CONTEXT_FIELDS, "position", "paraphrase", "created_at"]
-TABLES = {"ratings": RATING_FIELDS, "paraphrases": PARAPHRASE_FIELDS}
+ANNOTATOR_FIELDS = [
+    "campaign",
+    "annotator_id",
+    "platform",
+    "external_id",
+    "study_id",
+    "session_id",
+    "assignment_id",
+    "status",
+    "simulated",
+    "items_done",
+    "median_seconds",
+    "same_answer_share",
+    "attention_failures",
+    "rho",
+    "gold_accuracy",
+    "attention_accuracy",
+    "flagged",
+    "flags",
+    "reason",
+]
+TABLES = {"ratings": RATING_FIELDS, "paraphrases": PARAPHRASE_FIELDS, "annotators": ANNOTATOR_FIELDS}
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
 
 
@@ -101,11 +123,41 @@ def paraphrase_rows(campaign: Campaign) -> Iterator[dict]:
         }
 
 
+def annotator_export_rows(campaign: Campaign) -> Iterator[dict]:
+    """One dict per annotator (columns ``ANNOTATOR_FIELDS``): ids, progress and the quality flags with their reasons."""
+    annotators = {a.pk: a for a in Annotator.objects.filter(campaign=campaign)}
+    for row in annotator_rows(campaign, ratings_frame(campaign)):
+        annotator = annotators[row.id]
+        yield {
+            "campaign": campaign.slug,
+            "annotator_id": row.id,
+            "platform": row.platform,
+            "external_id": row.external_id,
+            "study_id": annotator.study_id,
+            "session_id": annotator.session_id,
+            "assignment_id": annotator.assignment_id,
+            "status": annotator.status,
+            "simulated": row.simulated,
+            "items_done": row.items_done,
+            "median_seconds": row.median_seconds,
+            "same_answer_share": row.same_answer_share,
+            "attention_failures": row.attention_failures,
+            "rho": row.rho,
+            "gold_accuracy": row.gold_accuracy,
+            "attention_accuracy": row.attention_accuracy,
+            "flagged": row.flagged,
+            "flags": ";".join(row.flags),
+            "reason": row.reason,
+        }
+
+
 def rows(campaign: Campaign, table: str) -> Iterator[dict]:
     if table == "ratings":
         return rating_rows(campaign)
     if table == "paraphrases":
         return paraphrase_rows(campaign)
+    if table == "annotators":
+        return annotator_export_rows(campaign)
     raise ValueError(f"unknown export table {table!r}")
 
 

@@ -46,6 +46,29 @@ class Campaign(models.Model):
     gold_tolerance = models.PositiveSmallIntegerField(default=1, help_text="A gold answer within ±this is right.")
     completion_code = models.CharField(max_length=40, default=completion_code)
     completion_url = models.URLField(blank=True, help_text="Where crowd workers go at the end (Prolific, MTurk).")
+    min_items_for_code = models.PositiveIntegerField(
+        default=1,
+        validators=[MinValueValidator(1)],
+        help_text="Items a worker must rate before the completion code is shown.",
+    )
+    expected_seconds_per_item = models.PositiveIntegerField(
+        default=25,
+        validators=[MinValueValidator(1)],
+        help_text="Your guess of the seconds an item takes; the time estimate uses it until ratings are measured.",
+    )
+    full_url = models.URLField(
+        blank=True,
+        help_text="Where workers go when no item is left for them (Prolific: leave blank, they return the study).",
+    )
+    screen_out_code = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="Code for workers the practice items screen out (Prolific: a code designated 'screened out').",
+    )
+    screen_out_url = models.URLField(
+        blank=True,
+        help_text="Where screened-out workers go, e.g. https://app.prolific.com/submissions/complete?cc=CODE.",
+    )
     status = models.CharField(max_length=6, choices=STATUS_CHOICES, default=DRAFT, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -73,6 +96,11 @@ CAMPAIGN_SETTINGS = (
     "training_pass_mark",
     "gold_tolerance",
     "completion_url",
+    "min_items_for_code",
+    "expected_seconds_per_item",
+    "full_url",
+    "screen_out_code",
+    "screen_out_url",
     "status",
 )
 
@@ -115,6 +143,12 @@ class Annotator(models.Model):
 
     LOCAL, PROLIFIC, MTURK, GENERIC = "local", "prolific", "mturk", "generic"
     PLATFORM_CHOICES = [(LOCAL, "Local account"), (PROLIFIC, "Prolific"), (MTURK, "MTurk"), (GENERIC, "Other")]
+    ACTIVE, COMPLETED, SCREENED_OUT = "active", "completed", "screened_out"
+    STATUS_CHOICES = [
+        (ACTIVE, "Taking part"),
+        (COMPLETED, "Completed (earned the completion code)"),
+        (SCREENED_OUT, "Screened out by the practice items"),
+    ]
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -126,6 +160,7 @@ class Annotator(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     training_passed = models.BooleanField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=STATUS_CHOICES, default=ACTIVE, db_index=True)
     simulated = models.BooleanField(default=False, help_text="A simulated annotator (demo data), not a person.")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -148,8 +183,8 @@ class Annotator(models.Model):
 class Assignment(models.Model):
     """An item handed to an annotator; its token makes a submission idempotent."""
 
-    RESERVED, SUBMITTED, EXPIRED = "reserved", "submitted", "expired"
-    STATUS_CHOICES = [(RESERVED, "Reserved"), (SUBMITTED, "Submitted"), (EXPIRED, "Expired")]
+    RESERVED, SUBMITTED, EXPIRED, SKIPPED = "reserved", "submitted", "expired", "skipped"
+    STATUS_CHOICES = [(RESERVED, "Reserved"), (SUBMITTED, "Submitted"), (EXPIRED, "Expired"), (SKIPPED, "Skipped")]
 
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
     annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="assignments")
@@ -164,6 +199,10 @@ class Assignment(models.Model):
         constraints = [
             # Nobody sees an item twice.
             models.UniqueConstraint(fields=["item", "annotator"], name="assignment_once_per_annotator"),
+            # One item at a time: a worker cannot hold several items back from the others.
+            models.UniqueConstraint(
+                fields=["annotator"], condition=Q(status="reserved"), name="assignment_one_reserved_per_annotator"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -195,6 +234,26 @@ class Rating(models.Model):
         return f"head {self.head_score}, modifier {self.modifier_score}, compound {self.compound_score}"
 
 
+class Skip(models.Model):
+    """An item the annotator passed over (e.g. does not know the expression); it went back to the pool."""
+
+    UNKNOWN_EXPRESSION = "unknown_expression"
+    REASON_CHOICES = [(UNKNOWN_EXPRESSION, "Does not know this expression")]
+
+    assignment = models.OneToOneField(Assignment, on_delete=models.CASCADE, related_name="skip")
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="skips")
+    annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="skips")
+    reason = models.CharField(max_length=20, choices=REASON_CHOICES, default=UNKNOWN_EXPRESSION)
+    seconds = models.FloatField(null=True, blank=True, help_text="Time from reservation to the skip.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} skipped by {self.annotator_id} ({self.reason})"
+
+
 class SuggestedParaphrase(models.Model):
     """Up to three paraphrases an annotator gave with a rating."""
 
@@ -224,6 +283,9 @@ class FilterPolicy(models.Model):
         help_text="Minimum share of gold items right (none: not judged on gold).",
     )
     question = models.CharField(max_length=20, default="compound_score", help_text="The question rho is computed on.")
+    exclude_flagged = models.BooleanField(
+        default=False, help_text="Also drop the workers the campaign's quality thresholds flag (QualityPolicy)."
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -249,3 +311,67 @@ class PolicyRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.policy} on {self.campaign.slug}: {len(self.removed)} removed"
+
+
+class QualityPolicy(models.Model):
+    """When a campaign flags a worker (annotation.analysis.quality); a campaign without one uses the defaults."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="quality_policy")
+    min_median_seconds = models.FloatField(
+        null=True,
+        blank=True,
+        default=3.0,
+        validators=[MinValueValidator(0)],
+        help_text="A median time per item below this flags a speeder (none: not judged).",
+    )
+    max_same_answer_share = models.FloatField(
+        null=True,
+        blank=True,
+        default=0.8,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="This share or more of items answered with one answer triple flags straight-lining (none: off).",
+    )
+    max_attention_failures = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        default=1,
+        help_text="More attention checks failed than this flags the worker (none: not judged).",
+    )
+    min_rho = models.FloatField(
+        null=True,
+        blank=True,
+        default=0.2,
+        validators=[MinValueValidator(-1), MaxValueValidator(1)],
+        help_text="A Spearman rho with the others below this flags low agreement (none: not judged).",
+    )
+    min_items = models.PositiveIntegerField(
+        default=10, help_text="Straight-lining and agreement are judged from this many rated items."
+    )
+
+    class Meta:
+        verbose_name_plural = "quality policies"
+
+    def __str__(self) -> str:
+        return f"quality thresholds of {self.campaign.slug}"
+
+
+class WorkedExample(models.Model):
+    """A worked example in a campaign's instructions: a sentence with the expected answers and why."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="worked_examples")
+    position = models.PositiveSmallIntegerField(default=1)
+    compound = models.CharField(max_length=200, help_text="The compound as it appears in the sentence.")
+    sentence = models.TextField(help_text="A sentence using the compound (never one of the campaign's items).")
+    head_score = models.PositiveSmallIntegerField(validators=SCORE)
+    head_note = models.CharField(max_length=300, blank=True)
+    modifier_score = models.PositiveSmallIntegerField(validators=SCORE)
+    modifier_note = models.CharField(max_length=300, blank=True)
+    compound_score = models.PositiveSmallIntegerField(validators=SCORE)
+    compound_note = models.CharField(max_length=300, blank=True)
+    paraphrases = models.CharField(max_length=300, blank=True, help_text="Separated by semicolons.")
+
+    class Meta:
+        ordering = ["campaign", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.slug}: {self.compound}"

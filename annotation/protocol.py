@@ -6,6 +6,7 @@ contributes, how literal the whole compound is, each 0-5, and up to three paraph
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -66,3 +67,35 @@ def validate_answers(data: Mapping[str, object]) -> tuple[Answers | None, dict[s
 def gold_correct(answer: int, gold: int | None, tolerance: int) -> bool:
     """An ordinal gold answer counts as right within ``tolerance`` (no gold: always right)."""
     return gold is None or abs(answer - gold) <= tolerance
+
+
+def practice_needed(total: int, pass_mark: float) -> int:
+    """Practice items a worker must get right to go on: the pass mark's share of ``total``, rounded up."""
+    # Rounded first, so that 0.8 x 5 (4.000000000000001 in floating point) asks for 4, not 5.
+    return math.ceil(round(total * pass_mark, 9))
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def question_pieces(nc: str, language: str, head: str = "", modifier: str = "") -> list[dict]:
+    """The three questions about compound ``nc`` as {name, before, nc, after}, in the order of ``QUESTIONS``.
+
+    Head and modifier default to the last word and the words before it.
+    """
+    words = nc.split()
+    head = head or (words[-1] if words else nc)
+    modifier = modifier or (" ".join(words[:-1]) or nc)
+    if language.split("-")[0] == "en":
+        texts = {
+            "head_score": (f"How literally is {article(nc)} ", f" {article(head)} {head}?"),
+            "modifier_score": (f"How literal is the use of “{modifier}” in ", "?"),
+        }
+    else:
+        texts = {
+            "head_score": ("How literally is ", f" a {head}?"),
+            "modifier_score": ("How literally is ", f" {modifier}?"),
+        }
+    texts["compound_score"] = ("How literal is the whole compound ", "?")
+    return [{"name": name, "before": texts[name][0], "nc": nc, "after": texts[name][1]} for name in QUESTIONS]

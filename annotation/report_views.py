@@ -11,13 +11,13 @@ from django.views.decorators.http import require_GET
 from annotation import reporting, svg
 from annotation.analysis.agreement import QUESTIONS
 from annotation.models import Campaign, FilterPolicy
-from annotation.permissions import curator_required
+from core.permissions import curator_required
 from datasets.models import Compound
-from datasets.vocabulary import CLASS_CHOICES
+from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED
 
 DOWNLOADS = ("json", "items.csv", "compounds.csv")
 REFRESH_SECONDS = 60
-CLASS_LABELS = {**dict(CLASS_CHOICES), reporting.UNCLASSIFIED: "Unclassified"}
+CLASS_LABELS = CLASS_LABELS_AND_UNCLASSIFIED
 QUESTION_LABELS = {"compound_score": "compound", "head_score": "head", "modifier_score": "modifier"}
 
 
@@ -86,12 +86,17 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             "selected": policy.name if policy else "",
             "policy_query": query,
             "refresh_seconds": REFRESH_SECONDS if report["live"] else None,
-            "compound_rows": [r for r in report["compounds"]["rows"] if r["question"] == "compound_score"],
+            "compound_rows": [
+                r | {"class_label": CLASS_LABELS.get(r["class"], "Unclassified" if not r["class"] else r["class"])}
+                for r in report["compounds"]["rows"]
+                if r["question"] == "compound_score"
+            ],
         },
     )
 
 
 @require_GET
+@curator_required
 def language_report_view(request: HttpRequest, language: str) -> HttpResponse:
     if not Compound.objects.filter(language=language).exists():
         raise Http404(f"No compounds in {language!r}.")

@@ -25,12 +25,13 @@ from annotation.analysis.typetoken import CLASSES, typetoken_report
 from annotation.analysis_data import campaign_ratings, reference_sentence_scores
 from annotation.dashboard import annotator_rows, ratings_frame
 from annotation.models import Campaign, FilterPolicy, Item, PolicyRun, SuggestedParaphrase
+from datasets import vocabulary
 from datasets.models import Compound
 
 N_RESAMPLES = 1000
 SEED = 0
 SCORES = range(6)
-UNCLASSIFIED = "unclassified"
+UNCLASSIFIED = vocabulary.UNCLASSIFIED
 NO_POLICY = "none"
 ITEM_CSV_COLUMNS = ["item", "compound", "compound_text", "slot", "class", "question", "mean", "median", "std", "n"]
 COMPOUND_CSV_COLUMNS = [
@@ -63,13 +64,21 @@ def clean(value):
 
 def policy_parameters(policy: FilterPolicy | None) -> dict:
     if policy is None:
-        return {"name": NO_POLICY, "min_rho": None, "min_items": 0, "min_gold_accuracy": None, "question": QUESTIONS[0]}
+        return {
+            "name": NO_POLICY,
+            "min_rho": None,
+            "min_items": 0,
+            "min_gold_accuracy": None,
+            "question": QUESTIONS[0],
+            "exclude_flagged": False,
+        }
     return {
         "name": policy.name,
         "min_rho": policy.min_rho,
         "min_items": policy.min_items,
         "min_gold_accuracy": policy.min_gold_accuracy,
         "question": policy.question,
+        "exclude_flagged": policy.exclude_flagged,
     }
 
 
@@ -80,11 +89,12 @@ def _rule(policy: FilterPolicy | None) -> PolicyRule:
         min_rho=params["min_rho"],
         min_items=params["min_items"],
         min_gold_accuracy=params["min_gold_accuracy"],
+        exclude_flagged=params["exclude_flagged"],
     )
 
 
 def _gold_accuracy(campaign: Campaign) -> dict[int, dict]:
-    """Per annotator id: gold (training) and attention accuracy, label and simulated flag (from the dashboard)."""
+    """Per annotator id: gold (training) and attention accuracy, label, simulated and quality flags (the dashboard's)."""
     rows = annotator_rows(campaign, ratings_frame(campaign))
     return {
         row.id: {
@@ -92,6 +102,8 @@ def _gold_accuracy(campaign: Campaign) -> dict[int, dict]:
             "simulated": row.simulated,
             "gold_accuracy": row.gold_accuracy,
             "attention_accuracy": row.attention_accuracy,
+            "flags": row.flags,
+            "flag_reason": row.reason,
         }
         for row in rows
     }
@@ -108,7 +120,8 @@ def _filter(
         return pd.DataFrame(columns=["annotator", "n_items", "n_shared", "rho", "p", "alpha_if_removed"]), [], []
     reliability = annotator_reliability(ratings, question)
     gold = {a: info["gold_accuracy"] for a, info in annotators.items() if info["gold_accuracy"] is not None}
-    kept, removed = _rule(policy).apply(reliability, gold)
+    flagged = {a: info["flag_reason"] for a, info in annotators.items() if info["flags"]}
+    kept, removed = _rule(policy).apply(reliability, gold, flagged)
     return reliability, kept, removed
 
 
@@ -256,6 +269,8 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
                 "simulated": info.get("simulated", False),
                 "gold_accuracy": info.get("gold_accuracy"),
                 "attention_accuracy": info.get("attention_accuracy"),
+                "flags": info.get("flags", []),
+                "flag_reason": info.get("flag_reason", ""),
                 "removed": row["annotator"] in removed_ids,
                 "reason": next((r["reason"] for r in removed if r["annotator"] == row["annotator"]), ""),
             }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -10,20 +11,31 @@ from annotation.protocol import Answers
 
 @dataclass(frozen=True)
 class SimulatedAnnotator:
-    """How one simulated person answers: their noise, and whether they answer at random."""
+    """How one simulated person answers: their noise, whether they answer at random, their median seconds per item."""
 
     name: str
     noise: float
     careless: bool = False
+    seconds: float = 20.0
 
 
 def panel(size: int, seed: int) -> list[SimulatedAnnotator]:
-    """A panel with mostly careful annotators and one careless one (so filtering has work to do)."""
+    """A panel with mostly careful annotators and one careless one who also rushes (so filtering has work to do)."""
     rng = random.Random(seed)
-    people = [SimulatedAnnotator(f"sim-{i + 1:02d}", noise=rng.uniform(0.3, 0.9)) for i in range(size)]
+    # A generator of its own, so that adding reading times left everyone's answers as they were.
+    pace = random.Random(f"{seed}:pace")
+    people = [
+        SimulatedAnnotator(f"sim-{i + 1:02d}", noise=rng.uniform(0.3, 0.9), seconds=pace.uniform(12, 30))
+        for i in range(size)
+    ]
     if size >= 4:
-        people[-1] = SimulatedAnnotator(people[-1].name, noise=0.0, careless=True)
+        people[-1] = SimulatedAnnotator(people[-1].name, noise=0.0, careless=True, seconds=1.5)
     return people
+
+
+def seconds_per_item(person: SimulatedAnnotator, rng: random.Random) -> float:
+    """How long ``person`` takes over one item: log-normal around their median."""
+    return rng.lognormvariate(math.log(person.seconds), 0.3)
 
 
 def _clip(value: float) -> int:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation import views
+from annotation import rating_views, views
 
 app_name = "annotation"
 
@@ -8,8 +8,9 @@ urlpatterns = [
     path("<slug:slug>/start/", views.start, name="start"),
     path("<slug:slug>/consent/", views.consent, name="consent"),
     path("<slug:slug>/instructions/", views.instructions, name="instructions"),
-    path("<slug:slug>/", views.rate, name="rate"),
-    path("<slug:slug>/training/<uuid:token>/", views.feedback, name="feedback"),
-    path("<slug:slug>/training-ended/", views.training_failed, name="training_failed"),
-    path("<slug:slug>/done/", views.done, name="done"),
+    path("<slug:slug>/", rating_views.rate, name="rate"),
+    path("<slug:slug>/training/<uuid:token>/", rating_views.feedback, name="feedback"),
+    path("<slug:slug>/training-ended/", rating_views.training_failed, name="training_failed"),
+    path("<slug:slug>/full/", rating_views.full, name="full"),
+    path("<slug:slug>/done/", rating_views.done, name="done"),
 ]

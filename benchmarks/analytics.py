@@ -4,7 +4,7 @@ Usage: .venv/bin/python benchmarks/analytics.py [--resamples 1000] [--seed 0]
 
 300 compounds × 3 sentences = 900 items, 10 annotators per item (plus 1,000 extra ratings spread over the items,
 for 10,000 in all) drawn from a pool of 100, scores from a latent per-item truth plus per-annotator noise.
-It runs the agreement table (3 questions × interval/ordinal × full/top2/top3, bootstrap on full), annotator
+It runs the agreement table (3 questions × interval/ordinal × full/top2/top3, each bootstrapped), annotator
 reliability, per-item and per-compound aggregation and the paraphrase classification, prints a few lines,
 and as its last line one JSON object with the figures.
 """

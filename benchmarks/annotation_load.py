@@ -9,6 +9,12 @@ gunicorn, and lets each annotator enter through a Prolific-style link, consent, 
 fetch-submit-next until time is up, spending --think seconds (mean; uniform 0.5-1.5 times
 it) on each item as a person reading the sentence would. Every submit-and-next (POST plus the redirected GET of
 the next item) is timed. At the end the database is checked against what the clients sent.
+
+Server CPU per cycle is the gunicorn workers' CPU time (utime + stime in /proc/<pid>/stat) and
+that of the PostgreSQL backends serving the benchmark database (found by the database name in
+their process title; connections are persistent, so the same backends serve the whole run),
+each taken over the timed run and divided by the submit-and-next cycles. The machine is shared:
+the load averages (``uptime``) at the start and end are printed with the figures.
 The last line is one JSON object with the figures.
 """
 
@@ -109,8 +115,11 @@ class Annotator(threading.Thread):
                 f"&STUDY_ID=bench&SESSION_ID={self.worker}"
             )
             while time.monotonic() < self.deadline:
-                if url.endswith("/consent/"):
-                    url, page = self.request(url, {"csrfmiddlewaretoken": CSRF.search(page).group(1), "agree": "1"})
+                if url.endswith("/consent/") or "/start/" in url:
+                    # The study link shows the consent form; agreeing posts the link's ids back (enrolment).
+                    ids = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
+                    agreed = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "agree": "1", **ids}
+                    url, page = self.request(url.split("?")[0], agreed)
                 elif url.endswith("/instructions/"):
                     url, page = self.request(f"{self.base}/annotate/{SLUG}/")
                 elif (token := TOKEN.search(page)) is not None:
@@ -134,6 +143,51 @@ class Annotator(threading.Thread):
                     break  # done page: nothing left for this annotator
         except (urllib.error.URLError, OSError, AttributeError) as exc:
             self.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (all its threads), in seconds; 0 once it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def gunicorn_workers(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def postgres_backends(database: str) -> list[int]:
+    """PostgreSQL backends connected to ``database`` (their title: "postgres: ... USER DATABASE HOST(PORT) ...")."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if title.startswith("postgres: ") and f" {database} " in title:
+            found.append(int(entry.name))
+    return found
+
+
+def cpu_snapshot(pids: list[int]) -> dict[int, float]:
+    return {pid: cpu_seconds(pid) for pid in pids}
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two snapshots; a process that started in between counts from zero."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -178,8 +232,7 @@ def main() -> None:
             f"127.0.0.1:{port}",
             "-w",
             str(args.workers),
-            "--threads",
-            "4",
+            # The rest (gthread, 4 threads, preload_app, keep-alive) from gunicorn.conf.py, as in production.
             "--log-level",
             "warning",
         ],
@@ -195,6 +248,11 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
+        load_before = load_average()
+        workers = gunicorn_workers(server.pid)
+        database = urllib.parse.urlparse(args.database_url).path.lstrip("/")
+        web_before = cpu_snapshot(workers)
+        db_before = cpu_snapshot(postgres_backends(database))
         deadline = time.monotonic() + args.seconds
         clients = [Annotator(base, i, deadline, args.think) for i in range(args.annotators)]
         started = time.monotonic()
@@ -203,6 +261,9 @@ def main() -> None:
         for client in clients:
             client.join(timeout=args.seconds + 60)
         elapsed = time.monotonic() - started
+        web_cpu = cpu_used(web_before, cpu_snapshot(gunicorn_workers(server.pid)))
+        db_cpu = cpu_used(db_before, cpu_snapshot(postgres_backends(database)))
+        load_after = load_average()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
@@ -226,8 +287,11 @@ def main() -> None:
     )
     for error in errors[:5]:
         print("error:", error)
+    cycles = max(1, len(latencies))
     result = {
         "annotators": args.annotators,
+        "think_s": args.think,
+        "workers": args.workers,
         "ratings": stored["ratings"],
         "p50_ms": round(percentile(latencies, 50), 1),
         "p95_ms": round(percentile(latencies, 95), 1),
@@ -236,6 +300,12 @@ def main() -> None:
         "errors": len(errors),
         "lost": max(0, sent - stored["ratings"]),
         "duplicated": stored["ratings"] - stored["distinct"] + max(0, stored["ratings"] - sent),
+        # Includes the enrolment requests (start, consent) of the run, a few per annotator.
+        "web_cpu_ms_per_cycle": round(web_cpu * 1000 / cycles, 1),
+        "db_cpu_ms_per_cycle": round(db_cpu * 1000 / cycles, 1),
+        "server_cpu_ms_per_cycle": round((web_cpu + db_cpu) * 1000 / cycles, 1),
+        "load_before": load_before,
+        "load_after": load_after,
     }
     print(json.dumps(result))
 

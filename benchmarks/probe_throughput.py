@@ -1,17 +1,28 @@
-"""Probe-engine throughput on the public Portuguese NCIMP naturalistic slot 1, with the bundled MiniLM on CPU.
+"""Probe runs as users run them, against the forward-pass limit: public NCIMP, the bundled MiniLM, the database cache.
 
-Usage: .venv/bin/python benchmarks/probe_throughput.py [--data PATH/TO/shared/data] [--limit N] [--batch-size 32]
+Usage: .venv/bin/python benchmarks/probe_throughput.py [--data PATH/TO/shared/data] [--limit N] [--naive-limit N]
 
-The public files are imported and published as a release (a throwaway database: DATABASE_URL
-if set, else SQLite in a scratch folder); its slot-1 minimal pairs are then embedded four ways:
+A throwaway database (DATABASE_URL's server if set, as a test database that is dropped at the end;
+else SQLite in a scratch folder) receives the public NCIMP Portuguese folder with the human scores
+table beside it and the English neutral file (``import_ncimp``), published as releases 1.0.0 and
+1.0.1 (the same texts). The worker is warm, as a running Celery worker is: the model is loaded and
+has run one batch before any timing. Then, in this process:
 
-  (a) the engine, cold cache: unique texts, length-sorted batches, one pass per text for both levels;
-  (b) the engine again, warm cache;
-  (c) a naive per-pair baseline like the research code: batch size 1, the original re-embedded for
-      every pair, one forward pass per level;
-  (d) the limit: the model's bare batched forward passes over the unique texts (no pooling, no spans).
+  (a) ``run_probes --inline`` on 1.0.0, cold cache: run start to finished report (release read,
+      shards, database cache, metrics, standardisation, correlations);
+  (b) the same on 1.0.1, warm cache (every vector cached by (a));
+  (c) the limit: bare batched forward passes of the model over the run's unique texts, sorted by
+      token length, tokenisation included (no pooling, no spans, nothing stored);
+  (d) ``SentenceTransformer.encode`` on the same texts (sentence vectors only);
+  (e) a layer sweep of every layer (float16 storage), cold, on a fresh cache, on 1.0.0;
+  (f) the naive per-pair baseline of research code on ``--naive-limit`` compounds: batch size 1,
+      the original sentence embedded again for every pair, one pass per level, cosines per pair.
 
-(a) and (c) compute both levels' cosine similarities for every pair. The last line is one JSON object.
+(c) is measured just before and just after (a) and averaged; every measurement also gives this
+process's CPU seconds (``cpu_s`` in the JSON), which another user's load hardly changes, and the
+load average when it ended. The report pages of (a) and (e) are rendered in this process (Django's
+test client), to time the server. The last line is one JSON object; ``--limit N`` keeps the first
+N compounds per language.
 """
 
 from __future__ import annotations
@@ -29,7 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def setup_release(data: Path):
+def setup(data: Path, limit: int | None):
+    """Import the public files into a fresh database and publish them twice; returns a teardown callable."""
     os.environ["WORKBENCH_VAR_DIR"] = tempfile.mkdtemp(prefix="workbench-bench-")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -38,126 +50,224 @@ def setup_release(data: Path):
     from django.core.management import call_command
     from django.db import connection
 
+    teardown = lambda: None  # noqa: E731
     if connection.vendor == "postgresql":
-        from django.test.utils import setup_databases
+        from django.test.utils import setup_databases, teardown_databases
 
-        setup_databases(verbosity=0, interactive=False)
+        names = setup_databases(verbosity=0, interactive=False)
+        teardown = lambda: teardown_databases(names, verbosity=0)  # noqa: E731
     else:
         call_command("migrate", verbosity=0)
-    call_command("import_ncimp", str(data / "ncimp" / "PT"), "--language", "pt", stdout=StringIO())
-    from datasets.formats.release import snapshot_from_files
-    from datasets.releases.actions import create_release, release_files
+    quiet = StringIO()
+    call_command("import_ncimp", str(data / "ncimp" / "PT"), "--language", "pt", stdout=quiet)
+    call_command("import_ncimp", str(data / "ncimp" / "EN"), "--language", "en", stdout=quiet)
+    if limit:
+        from datasets.models import Compound
 
-    release = create_release("1.0.0", languages=["pt"], publish=True)
-    snapshot, _ = snapshot_from_files(release_files(release))
-    return snapshot
+        for language in ("pt", "en"):
+            keep = Compound.objects.filter(language=language).order_by("text").values_list("pk", flat=True)[:limit]
+            Compound.objects.filter(language=language).exclude(pk__in=list(keep)).delete()
+    from releases.actions import create_release
+
+    create_release("1.0.0", languages=["pt", "en"], publish=True)
+    create_release("1.0.1", languages=["pt", "en"], publish=True)
+    return teardown
 
 
-def cosine(a, b) -> float:
+CPU: dict[str, float] = {}  # this process's CPU seconds (all its threads) per labelled measurement
+
+
+def timed(function, *args, label: str = "", **kwargs):
+    """(value, wall seconds); labelled measurements also record their CPU seconds and are printed at once.
+
+    On a machine others share, wall time follows their load; the CPU seconds this process spent
+    (torch's threads included, the database server's work not) hardly do: both are reported.
+    """
+    started, cpu = time.perf_counter(), time.process_time()
+    value = function(*args, **kwargs)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    if label:  # as soon as it is known: a long run killed later still says what it measured
+        CPU[label] = cpu
+        print(f"{label}: {seconds:.2f} s wall, {cpu:.2f} s CPU (load average {os.getloadavg()[0]:.2f})", flush=True)
+    return value, seconds
+
+
+def run_probes(version: str, config: dict | None = None):
+    """``run_probes --inline`` as a user types it; the finished run."""
+    from django.core.management import call_command
+
+    from probing.models import ProbeRun
+
+    out, err = StringIO(), StringIO()
+    args = ["run_probes", "--release", version, "--model", "minilm", "--inline"]
+    if config:
+        args += ["--config", json.dumps(config)]
+    call_command(*args, stdout=out, stderr=err)
+    run = ProbeRun.objects.get(pk=int(out.getvalue().strip()))
+    if run.status != ProbeRun.DONE:
+        raise SystemExit(f"run {run.pk} {run.status}: {run.error}\n{err.getvalue()}")
+    return run
+
+
+def forward_passes(run) -> int:
+    return sum((shard.result.get("stats") or {}).get("texts", 0) for shard in run.shards.all())
+
+
+def page_seconds(run, repeat: int = 3) -> float:
+    """Server time of the run's report page (the best of ``repeat``), through Django's test client."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client, best = Client(HTTP_HOST="localhost"), float("inf")
+    for _ in range(repeat):
+        response, seconds = timed(client.get, reverse("probe_run", args=[run.pk]))
+        assert response.status_code == 200, response.status_code
+        best = min(best, seconds)
+    return best
+
+
+def naive(pairs, backend) -> float:
+    """Research-code style: each pair alone, batch size 1, the original again for every pair, a pass per level."""
     import numpy as np
 
-    denominator = float(np.linalg.norm(a) * np.linalg.norm(b))
-    return float(np.dot(a, b) / denominator) if denominator else 0.0
+    from probing.embedding.base import EmbedConfig
+
+    one = EmbedConfig(batch_size=1)
+
+    def cosine(a, b) -> float | None:
+        if a is None or b is None:
+            return None
+        return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+    started = time.perf_counter()
+    for pair in pairs:
+        for level in ("sentence", "span"):
+            original = backend.embed_batch([pair.original], one)[0]
+            variant = backend.embed_batch([pair.variant], one)[0]
+            cosine(getattr(original, level), getattr(variant, level))
+    return time.perf_counter() - started
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
-    parser.add_argument("--limit", type=int, help="Only the first N compounds.")
-    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--limit", type=int, help="Only the first N compounds per language.")
+    parser.add_argument("--naive-limit", type=int, default=10, help="Compounds of the naive baseline (default 10).")
     args = parser.parse_args()
-    snapshot = setup_release(Path(args.data))
+    load_before = os.getloadavg()
+    teardown = setup(Path(args.data), args.limit)
+    try:
+        figures = measure(args)
+    finally:
+        teardown()
+    load_after = os.getloadavg()
+    print(
+        f"load average (1, 5, 15 min): before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+        f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} on {os.cpu_count()} CPUs"
+    )
+    print(json.dumps(figures))
 
+
+def measure(args) -> dict:
     import torch
 
-    from probing.embedding.base import EmbedConfig, bundled_minilm_path, load_backend
-    from probing.engine import MemoryCache, embed_all
-    from probing.probes import pairs_from_snapshot
+    from probing import loading
+    from probing.embedding.base import TextSpan, bundled_minilm_path
+    from probing.loading import model_backend, release_probes
+    from probing.models import EmbeddingModel
+    from releases.models import Release
 
     torch.set_num_threads(os.cpu_count() or 1)
-    compounds = sorted({c.text for c in snapshot.compounds if c.language == "pt"})[: args.limit]
-    pairs = [
-        p
-        for p in pairs_from_snapshot(snapshot, languages=["pt"], compounds=compounds)
-        if p.sentence_id == "naturalistic-1"
-    ]
-    unique = list(dict.fromkeys(item for p in pairs for item in (p.original, p.variant)))
-    print(f"{len(compounds)} compounds, {len(pairs)} pairs, {len(unique)} unique texts (PT NCIMP naturalistic slot 1)")
+    model = EmbeddingModel.objects.get(name="minilm")
+    config = model.embed_config()
+    backend = model_backend(model)  # a running worker has its model loaded and warm
+    backend.embed_batch([TextSpan("A warm-up sentence.", (2, 6))], config)
 
-    backend = load_backend("sentence_transformers", str(bundled_minilm_path()))
-    config = EmbedConfig(batch_size=args.batch_size)
-    embed_all(backend, unique[:8], config)  # load weights and warm up kernels outside the timings
+    probes = release_probes(Release.objects.get(version="1.0.0"))
+    pairs = [p for k in probes.compounds for p in probes.pairs.get(k, ())]
+    texts = sorted({item.text for item in probes.items(probes.compounds)})
+    loading._releases.clear()  # (a) reads and parses the release itself, as a run does
 
-    def similarities(vectors) -> list[tuple[float, float | None]]:
-        out = []
-        for p in pairs:
-            o, x = vectors[p.original], vectors[p.variant]
-            nc = cosine(o.span, x.span) if o.span is not None and x.span is not None else None
-            out.append((cosine(o.sentence, x.sentence), nc))
-        return out
-
-    cache = MemoryCache()
-    started = time.perf_counter()
-    vectors, stats = embed_all(backend, [i for p in pairs for i in (p.original, p.variant)], config, cache=cache)
-    engine_sims = similarities(vectors)
-    cold = time.perf_counter() - started
-    started = time.perf_counter()
-    vectors, warm_stats = embed_all(backend, [i for p in pairs for i in (p.original, p.variant)], config, cache=cache)
-    similarities(vectors)
-    warm = time.perf_counter() - started
-    assert warm_stats.embedded == 0, warm_stats
-
-    one = EmbedConfig(batch_size=1)
-    started = time.perf_counter()
-    naive_sims = []
-    for p in pairs:
-        level_values = []
-        for level in ("sentence", "nc"):  # one pass per level, the original re-embedded every time
-            o = backend.embed_batch([p.original], one)[0]
-            x = backend.embed_batch([p.variant], one)[0]
-            a, b = (o.sentence, x.sentence) if level == "sentence" else (o.span, x.span)
-            level_values.append(cosine(a, b) if a is not None and b is not None else None)
-        naive_sims.append(tuple(level_values))
-    naive = time.perf_counter() - started
-    worst = max(abs(a - b) for (a, _), (b, _) in zip(engine_sims, naive_sims, strict=True))
-    print(f"engine vs naive: largest sentence-level difference {worst:.2e}")
-
+    from sentence_transformers import SentenceTransformer
     from transformers import AutoModel, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(bundled_minilm_path()))
-    model = AutoModel.from_pretrained(str(bundled_minilm_path())).eval()
-    texts = sorted({item.text for item in unique}, key=lambda t: len(tokenizer.tokenize(t)))
-    started = time.perf_counter()
-    with torch.inference_mode():
-        for i in range(0, len(texts), args.batch_size):
-            batch = tokenizer(texts[i : i + args.batch_size], padding=True, truncation=True, return_tensors="pt")
-            model(**batch)
-    limit = time.perf_counter() - started
+    bare = AutoModel.from_pretrained(str(bundled_minilm_path())).eval()
+    by_length = sorted(texts, key=lambda t: (len(tokenizer(t)["input_ids"]), t))
+    size = config.batch_size
 
+    def forward_all() -> None:
+        with torch.inference_mode():
+            for start in range(0, len(by_length), size):
+                batch = tokenizer(by_length[start : start + size], padding=True, truncation=True, return_tensors="pt")
+                bare(**batch)
+
+    # The limit is measured just before and just after the cold run and averaged: on a shared
+    # machine the others' load drifts, and (a) is compared with what the CPU could do meanwhile.
+    forward_all()  # warm, like (a)'s model
+    _, limit_before = timed(forward_all, label="(c) limit, before (a)")
+    run, cold = timed(run_probes, "1.0.0", label="(a) cold")
+    _, limit_after = timed(forward_all, label="(c) limit, after (a)")
+    limit = (limit_before + limit_after) / 2
+    CPU["(c) limit"] = (CPU.pop("(c) limit, before (a)") + CPU.pop("(c) limit, after (a)")) / 2
+
+    loading._releases.clear()  # cold again: the sweep reads the release like (a) did
+    sweep_config = {"sweep": "all", "sweep_storage": "float16"}
+    sweep_run, sweep = timed(run_probes, "1.0.0", sweep_config, label="(e) sweep")
+    layers = len(sweep_run.report["layers"]["index"])
+    warm_run, warm = timed(run_probes, "1.0.1", label="(b) warm")
+    assert warm_run.texts_embedded == 0, warm_run.texts_embedded
+
+    pipeline = SentenceTransformer(str(bundled_minilm_path()), device="cpu", local_files_only=True)
+    pipeline.encode(texts[:size], batch_size=size)
+    _, st_encode = timed(pipeline.encode, texts, batch_size=size, label="(d) encode")
+
+    naive_compounds = probes.compounds[: args.naive_limit]
+    naive_pairs = [p for k in naive_compounds for p in probes.pairs.get(k, ())]
+    naive_seconds = timed(naive, naive_pairs, backend, label="(f) naive")[1]
+
+    cold_passes, sweep_passes = forward_passes(run), forward_passes(sweep_run)
+    cache_bytes = run.report["stats"].get("cache_bytes", 0)
+    sweep_bytes = sweep_run.report["stats"].get("cache_bytes", 0)
+    page, sweep_page = page_seconds(run), page_seconds(sweep_run)
     rows = [
-        ("(a) engine, cold cache", cold, stats.embedded),
-        ("(b) engine, warm cache", warm, warm_stats.embedded),
-        ("(c) naive per pair", naive, 4 * len(pairs)),
-        ("(d) limit: bare batched forward", limit, len(texts)),
+        ("(a) run_probes --inline, cold cache", cold, cold_passes, "(a) cold"),
+        ("(b) run_probes --inline, warm cache", warm, forward_passes(warm_run), "(b) warm"),
+        ("(c) limit: bare batched forward passes", limit, len(texts), "(c) limit"),
+        ("(d) SentenceTransformer.encode", st_encode, len(texts), "(d) encode"),
+        (f"(e) layer sweep, {layers} layers, cold", sweep, sweep_passes, "(e) sweep"),
+        (f"(f) naive per pair ({len(naive_pairs)} pairs)", naive_seconds, 4 * len(naive_pairs), "(f) naive"),
     ]
-    print(f"{'run':<34} {'seconds':>9} {'forward texts':>14} {'pairs/s':>9}")
-    for label, seconds, n in rows:
-        print(f"{label:<34} {seconds:>9.2f} {n:>14} {len(pairs) / seconds:>9.1f}")
-    print(
-        json.dumps(
-            {
-                "pairs": len(pairs),
-                "unique_texts": len(unique),
-                "engine_cold_s": round(cold, 3),
-                "engine_warm_s": round(warm, 4),
-                "naive_s": round(naive, 3),
-                "limit_s": round(limit, 3),
-                "speedup_vs_naive": round(naive / cold, 2),
-                "fraction_of_limit": round(limit / cold, 3),
-                "warm_speedup": round(cold / warm, 1),
-            }
-        )
-    )
+    print(f"{len(probes.compounds)} compounds, {len(pairs)} pairs, {len(texts)} unique texts; batch size {size}")
+    print(f"{'what':<44} {'seconds':>9} {'CPU s':>9} {'forward texts':>14} {'texts/s':>9}")
+    for label, seconds, n, key in rows:
+        print(f"{label:<44} {seconds:>9.2f} {CPU[key]:>9.2f} {n:>14} {n / seconds:>9.1f}")
+    print(f"(c) before and after (a): {limit_before:.2f} s and {limit_after:.2f} s")
+    print(f"cache size: run (a) {cache_bytes / 1e6:.1f} MB of vectors, sweep (e) {sweep_bytes / 1e6:.1f} MB")
+    print(f"report page server time: run (a) {page * 1000:.0f} ms, sweep (e) {sweep_page * 1000:.0f} ms")
+    naive_per_pair = naive_seconds / max(len(naive_pairs), 1)
+    return {
+        "pairs": len(pairs),
+        "unique_texts": len(texts),
+        "forward_passes": cold_passes,
+        "cold_s": round(cold, 3),
+        "warm_s": round(warm, 3),
+        "limit_s": round(limit, 3),
+        "st_encode_s": round(st_encode, 3),
+        "sweep_s": round(sweep, 3),
+        "layers": layers,
+        "fraction_of_limit": round(limit / cold, 3),
+        "vs_st_encode": round(st_encode / cold, 3),
+        "warm_speedup": round(cold / warm, 1),
+        "sweep_ratio": round(sweep / cold, 3),
+        "naive_speedup": round(naive_per_pair / (cold / len(pairs)), 1),
+        "sweep_forward_passes": sweep_passes,
+        "cache_bytes": cache_bytes,
+        "sweep_cache_bytes": sweep_bytes,
+        "report_page_s": round(page, 3),
+        "sweep_report_page_s": round(sweep_page, 3),
+        "cpu_s": {label.split()[0].strip("()"): round(seconds, 3) for label, seconds in CPU.items()},
+    }
 
 
 if __name__ == "__main__":

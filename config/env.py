@@ -6,7 +6,11 @@ raises ``ImproperlyConfigured`` naming the variable and what it accepts.
 
 from __future__ import annotations
 
+import importlib.util
+import ipaddress
+import json
 import os
+import re
 import secrets
 from pathlib import Path
 from urllib.parse import urlparse
@@ -46,6 +50,35 @@ def env_int(name: str, default: int, minimum: int | None = None) -> int:
     return value
 
 
+def env_storage(name: str, options_name: str, default: str) -> dict:
+    """A ``STORAGES`` entry: the backend class ``name`` names (dotted path) and its options, a JSON object.
+
+    The backend's module must be installed: ``storages.backends.s3.S3Storage`` needs django-storages[s3].
+    """
+    backend = os.environ.get(name, "").strip() or default
+    module, _, cls = backend.rpartition(".")
+    if not module or not cls:
+        raise ImproperlyConfigured(f"{name}={backend!r}: give a storage class's dotted path.")
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
+        raise ImproperlyConfigured(
+            f"{name}={backend!r}: no module {module} (django-storages: pip install django-storages[s3])."
+        )
+    raw = os.environ.get(options_name, "").strip()
+    try:
+        options = json.loads(raw) if raw else {}
+    except ValueError:
+        raise ImproperlyConfigured(
+            f'{options_name} is not JSON: give an object such as {{"bucket_name": "corpora"}}.'
+        ) from None
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured(f"{options_name} must be a JSON object of the storage's options.")
+    return {"BACKEND": backend, "OPTIONS": options}
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -54,6 +87,68 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not items:
         raise ImproperlyConfigured(f"{name} is set but empty: give a comma-separated list.")
     return items
+
+
+def env_paths(name: str, default: list[Path], not_inside: Path | None = None) -> list[Path]:
+    """Absolute folders separated by colons or commas, as real paths (symlinks followed); empty means none.
+
+    ``not_inside``: a folder none of them may be or lie in (MEDIA_ROOT, for the folders models load from).
+    """
+    raw = os.environ.get(name)
+    items = [str(path) for path in default] if raw is None else raw.replace(",", ":").split(":")
+    paths = []
+    for item in (item.strip() for item in items):
+        if not item:
+            continue
+        if not os.path.isabs(item):
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an absolute path: list folders such as /srv/models.")
+        paths.append(Path(os.path.realpath(item)))
+    if not_inside is not None:
+        forbidden = Path(os.path.realpath(not_inside))
+        for path in paths:
+            if path == forbidden or forbidden in path.parents:
+                raise ImproperlyConfigured(
+                    f"{name}: {path} lies inside {forbidden}, where uploads are kept: list folders outside it."
+                )
+    return paths
+
+
+HEX = frozenset("0123456789abcdef")
+
+
+def env_sha256s(name: str) -> frozenset[str]:
+    """sha256 digests (64 hex digits, as ``sha256sum`` prints them) separated by commas or spaces."""
+    digests = frozenset(item.lower() for item in os.environ.get(name, "").replace(",", " ").split())
+    for digest in sorted(digests):
+        if len(digest) != 64 or not set(digest) <= HEX:
+            raise ImproperlyConfigured(f"{name}: {digest!r} is not a sha256: list what `sha256sum FILE` prints first.")
+    return digests
+
+
+def env_names(name: str, default: list[str], refused: frozenset[str] = frozenset()) -> list[str]:
+    """Environment variable names (letters, digits, underscores), comma-separated; none of ``refused``."""
+    names = env_list(name, default)
+    for item in names:
+        if not (item.replace("_", "a").isalnum() and item.isascii() and not item[0].isdigit()):
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an environment variable name.")
+        if item in refused:
+            raise ImproperlyConfigured(f"{name}: {item} holds a secret of the server itself: never list it.")
+    return names
+
+
+def env_hosts(name: str, default: list[str]) -> list[str]:
+    """Host names, addresses or networks (api.openai.com, 10.0.0.5, 10.0.0.0/24, [::1]), comma-separated."""
+    hosts = env_list(name, default)
+    for host in hosts:
+        try:
+            ipaddress.ip_network(host.strip("[]"), strict=False)
+        except ValueError:
+            label = host.rstrip(".").replace("-", "a").replace(".", "a")
+            if not (label.isalnum() and label.isascii()):
+                raise ImproperlyConfigured(
+                    f"{name}: {host!r} is not a host name, an address or a network (such as 10.0.0.0/24)."
+                ) from None
+    return [host.lower().rstrip(".") for host in hosts]
 
 
 def database_config(url: str | None, var_dir: Path) -> dict:
@@ -69,7 +164,12 @@ def database_config(url: str | None, var_dir: Path) -> dict:
     if scheme in {"postgres", "postgresql", "pgsql"}:
         import dj_database_url
 
-        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+        # Persistent connections (one per gunicorn thread), checked once per request before reuse.
+        config = dj_database_url.parse(
+            url,
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+            conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", True),
+        )
         if not config.get("NAME"):
             raise ImproperlyConfigured(f"DATABASE_URL={url!r} names no database: use postgres://USER@HOST:PORT/DBNAME.")
         return config
@@ -125,3 +225,48 @@ def secret_key(value: str | None, debug: bool, var_dir: Path) -> str:
     key_file.write_text(key)
     key_file.chmod(0o600)
     return key
+
+
+def cache_config(url: str | None) -> dict:
+    """``CACHE_URL`` as a Django cache: Redis, shared by every gunicorn worker, or local memory when unset.
+
+    Login lockouts live in the database; the API's rate limits live here, so a production server
+    with several workers needs Redis for them to count every worker's requests.
+    """
+    if not url or url == "locmem://":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "workbench"}
+    scheme = urlparse(url).scheme
+    if scheme in {"redis", "rediss"}:
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(
+        f"CACHE_URL={url!r} has an unsupported scheme {scheme!r}: use redis://HOST:6379/1, "
+        "or leave it unset for a cache in each process's memory (one process only)."
+    )
+
+
+def proxy_ssl_header(value: str | None) -> tuple[str, str] | None:
+    """``SECURE_PROXY_SSL_HEADER`` as Django wants it: "X-Forwarded-Proto" gives ("HTTP_X_FORWARDED_PROTO", "https").
+
+    "NAME: VALUE" names another value than https. Unset: Django trusts no proxy header.
+    """
+    if not value:
+        return None
+    name, _, expected = value.partition(":")
+    name, expected = name.strip(), expected.strip() or "https"
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", name):
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER={value!r} is not a header name: use the header your TLS proxy sets, "
+            "e.g. X-Forwarded-Proto (or X-Forwarded-Proto: https)."
+        )
+    return "HTTP_" + name.upper().replace("-", "_"), expected
+
+
+def env_rate(name: str, default: str) -> str:
+    """A rate such as ``60/minute`` (DRF's throttle format: per second, minute, hour or day)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    rate = raw.strip()
+    if not re.fullmatch(r"[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a rate: use NUMBER/PERIOD, e.g. 60/minute or 1000/hour.")
+    return rate

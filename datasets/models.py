@@ -7,7 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Count, Q
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 
 language_code_validator = RegexValidator(
     r"^[a-z]{2,3}(-[A-Za-z]{2,4})?$", "Use an ISO 639 code such as en, pt or pt-BR."
@@ -91,7 +91,7 @@ class Compound(Provenance):
     key = models.CharField(max_length=200, editable=False, help_text="Case-folded text: identity within a language.")
     modifier = models.CharField(max_length=100, blank=True)
     head = models.CharField(max_length=100, blank=True)
-    compositionality_class = models.CharField(max_length=24, choices=v.CLASS_CHOICES, null=True, blank=True)
+    compositionality_class = models.CharField(max_length=24, choices=vocabulary.CLASS_CHOICES, null=True, blank=True)
     type_score = models.FloatField(
         null=True, blank=True, validators=score_validators, help_text="Reference compositionality at type level (0-5)."
     )
@@ -109,12 +109,23 @@ class Compound(Provenance):
     )
     gold_synonym = models.CharField(max_length=200, blank=True)
     gold_synonym_source = models.CharField(
-        max_length=12, choices=v.GOLD_SOURCE_CHOICES, blank=True, help_text="Where the gold synonym came from."
+        max_length=12, choices=vocabulary.GOLD_SOURCE_CHOICES, blank=True, help_text="Where the gold synonym came from."
     )
     gold_synonym_set_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     gold_synonym_set_at = models.DateTimeField(null=True, blank=True)
+    gold_synonym_evidence = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Why the paraphrases gave this gold synonym: the reason and the runners-up with their counts.",
+    )
+    synonym_overlap = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Words the compound shares with its synonym as a published file gives them "
+        "(NCIMP's MWE Synonym Overlap); empty: computed from the gold synonym.",
+    )
     frequency = models.FloatField(null=True, blank=True)
     modifier_frequency = models.FloatField(null=True, blank=True)
     head_frequency = models.FloatField(null=True, blank=True)
@@ -134,19 +145,19 @@ class Compound(Provenance):
         return f"{self.text} ({self.language})"
 
     def save(self, *args, **kwargs) -> None:
-        self.key = v.compound_key(self.text)
+        self.key = vocabulary.compound_key(self.text)
         super().save(*args, **kwargs)
 
     @property
     def class_short(self) -> str:
-        return v.CLASS_SHORT.get(self.compositionality_class or "", "")
+        return vocabulary.CLASS_SHORT.get(self.compositionality_class or "", "")
 
 
 class Sentence(Provenance):
     """A sentence in which a compound occurs, with the character span of its occurrence."""
 
     compound = models.ForeignKey(Compound, on_delete=models.CASCADE, related_name="sentences")
-    kind = models.CharField(max_length=20, choices=v.SENTENCE_KIND_CHOICES, default=v.NATURALISTIC)
+    kind = models.CharField(max_length=20, choices=vocabulary.SENTENCE_KIND_CHOICES, default=vocabulary.NATURALISTIC)
     slot = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(3)],
         help_text="Naturalistic: sentence 1-3. Neutral: 1 singular pattern, 2 plural pattern.",
@@ -154,7 +165,7 @@ class Sentence(Provenance):
     text = models.TextField(blank=True)
     span_start = models.PositiveIntegerField(null=True, blank=True)
     span_end = models.PositiveIntegerField(null=True, blank=True)
-    span_source = models.CharField(max_length=10, choices=v.SPAN_SOURCE_CHOICES, blank=True)
+    span_source = models.CharField(max_length=10, choices=vocabulary.SPAN_SOURCE_CHOICES, blank=True)
     plural = models.BooleanField(default=False, help_text="The compound occurs in the plural.")
     available = models.BooleanField(default=True, help_text="False when the public file holds only a corpus pointer.")
     corpus_pointer = models.TextField(blank=True, help_text="The pointer given instead of the text.")
@@ -163,6 +174,12 @@ class Sentence(Provenance):
         blank=True,
         validators=score_validators,
         help_text="Reference token-level compositionality (mean over annotators).",
+    )
+    length = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Words in the sentence as a published file counts them (NCIMP's naturalistics_sentence_length); "
+        "empty: counted from the text.",
     )
 
     class Meta:
@@ -200,7 +217,7 @@ class Paraphrase(Provenance):
 
     compound = models.ForeignKey(Compound, on_delete=models.CASCADE, related_name="paraphrases")
     sentence = models.ForeignKey(Sentence, null=True, blank=True, on_delete=models.CASCADE, related_name="paraphrases")
-    level = models.CharField(max_length=5, choices=v.LEVEL_CHOICES)
+    level = models.CharField(max_length=5, choices=vocabulary.LEVEL_CHOICES)
     text = models.CharField(max_length=300)
     frequency = models.PositiveIntegerField(default=1, help_text="How many annotators proposed it.")
 
@@ -218,7 +235,8 @@ class Paraphrase(Provenance):
                 name="paraphrase_unique_token",
             ),
             models.CheckConstraint(
-                condition=Q(level=v.TYPE_LEVEL, sentence__isnull=True) | Q(level=v.TOKEN_LEVEL, sentence__isnull=False),
+                condition=Q(level=vocabulary.TYPE_LEVEL, sentence__isnull=True)
+                | Q(level=vocabulary.TOKEN_LEVEL, sentence__isnull=False),
                 name="paraphrase_level_matches_sentence",
             ),
         ]
@@ -231,15 +249,17 @@ class Variant(Provenance):
     """A minimal-pair partner of a sentence: the compound replaced by something else."""
 
     sentence = models.ForeignKey(Sentence, on_delete=models.CASCADE, related_name="variants")
-    kind = models.CharField(max_length=32, choices=v.VARIANT_KIND_CHOICES)
+    kind = models.CharField(max_length=32, choices=vocabulary.VARIANT_KIND_CHOICES)
     rank = models.PositiveSmallIntegerField(default=1, help_text="1-5 for random compounds, 1.. for alternatives.")
     isolated = models.BooleanField(default=False, help_text="Out of context: the replacement alone, no sentence.")
     text = models.TextField()
     span_start = models.PositiveIntegerField(null=True, blank=True)
     span_end = models.PositiveIntegerField(null=True, blank=True)
-    span_source = models.CharField(max_length=10, choices=v.SPAN_SOURCE_CHOICES, blank=True)
-    status = models.CharField(max_length=10, choices=v.VARIANT_STATUS_CHOICES, default=v.GENERATED, db_index=True)
-    origin = models.CharField(max_length=10, choices=v.ORIGIN_CHOICES, default=v.ORIGIN_GENERATED)
+    span_source = models.CharField(max_length=10, choices=vocabulary.SPAN_SOURCE_CHOICES, blank=True)
+    status = models.CharField(
+        max_length=10, choices=vocabulary.VARIANT_STATUS_CHOICES, default=vocabulary.GENERATED, db_index=True
+    )
+    origin = models.CharField(max_length=10, choices=vocabulary.ORIGIN_CHOICES, default=vocabulary.ORIGIN_GENERATED)
     source_column = models.CharField(max_length=100, blank=True)
     details = models.JSONField(
         default=dict, blank=True, help_text="How a generated variant was made: resource, senses, frequencies."
@@ -279,102 +299,8 @@ class Variant(Provenance):
     @property
     def is_decided(self) -> bool:
         """A curator approved, edited or rejected it: regeneration leaves it alone."""
-        return self.status != v.GENERATED
+        return self.status != vocabulary.GENERATED
 
     def snapshot(self) -> dict:
         """The reviewable state, as recorded before and after a curator's change."""
         return {"text": self.text, "span": [self.span_start, self.span_end], "status": self.status}
-
-
-class VariantChange(models.Model):
-    """One curator decision on a variant: who, when, and the state before and after."""
-
-    APPROVE, EDIT, REJECT, RESET = "approve", "edit", "reject", "reset"
-    ACTION_CHOICES = [(APPROVE, "Approved"), (EDIT, "Edited"), (REJECT, "Rejected"), (RESET, "Back to pending")]
-
-    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(max_length=10, choices=ACTION_CHOICES)
-    before = models.JSONField()
-    after = models.JSONField()
-    note = models.CharField(max_length=300, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.action} variant {self.variant_id} by {self.user} at {self.at:%Y-%m-%d %H:%M}"
-
-
-class FrequencyTable(models.Model):
-    """Counts of words and compounds from one source (a corpus the user uploaded, or wordfreq)."""
-
-    CORPUS, WORDFREQ = "corpus", "wordfreq"
-    SOURCE_CHOICES = [(CORPUS, "Counted in a corpus"), (WORDFREQ, "wordfreq (compounds estimated)")]
-
-    name = models.CharField(max_length=200)
-    language = models.CharField(max_length=8, validators=[language_code_validator], db_index=True)
-    source = models.CharField(max_length=10, choices=SOURCE_CHOICES, default=CORPUS)
-    corpus_path = models.CharField(max_length=500, blank=True)
-    corpus_format = models.CharField(max_length=20, blank=True)
-    corpus_bytes = models.BigIntegerField(null=True, blank=True)
-    tokens = models.BigIntegerField(default=0, help_text="Tokens counted in the whole corpus.")
-    counts = models.JSONField(default=dict, help_text="{word or compound (lower case): count}")
-    job = models.ForeignKey("BuildJob", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.language}, {self.tokens:,} tokens)"
-
-
-class BuildJob(models.Model):
-    """A long dataset-building job run by Celery workers (variant generation, corpus counting)."""
-
-    GENERATE_VARIANTS, COUNT_CORPUS = "generate_variants", "count_corpus"
-    KIND_CHOICES = [(GENERATE_VARIANTS, "Generate variants"), (COUNT_CORPUS, "Count a corpus")]
-    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
-    STATUS_CHOICES = [
-        (QUEUED, "Queued"),
-        (RUNNING, "Running"),
-        (DONE, "Done"),
-        (FAILED, "Failed"),
-        (CANCELLED, "Cancelled"),
-    ]
-
-    kind = models.CharField(max_length=20, choices=KIND_CHOICES)
-    language = models.CharField(max_length=8, blank=True)
-    options = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED, db_index=True)
-    total = models.PositiveBigIntegerField(default=0, help_text="Units of work (compounds, corpus chunks).")
-    done = models.PositiveBigIntegerField(default=0)
-    done_parts = models.JSONField(default=list, blank=True, help_text="Indices of finished chunks.")
-    message = models.TextField(blank=True)
-    result = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
-
-    @property
-    def progress(self) -> float:
-        return self.done / self.total if self.total else 0.0
-
-    @property
-    def is_finished(self) -> bool:
-        return self.status in (self.DONE, self.FAILED, self.CANCELLED)
-
-
-# Releases live in their own module; imported here so that Django finds them as this app's models.
-from datasets.release_models import Release, ReleaseFile  # noqa: E402, F401

@@ -1,4 +1,9 @@
-"""Read-only pages: the dataset overview with a compound list, and one page per compound."""
+"""Read-only pages: the dataset overview with a compound list, and one page per compound.
+
+The working dataset (scores, classes, paraphrases, gold synonyms) is for signed-in curators:
+crowd workers must not be able to look up the answers of the items they rate. Everyone else
+gets a landing page; published releases (the release pages and API) stay public.
+"""
 
 from __future__ import annotations
 
@@ -12,16 +17,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from annotation.permissions import curator_required
-from datasets import vocabulary as v
+from core.permissions import curator_required, is_curator
+from datasets import vocabulary
 from datasets.actions import choose_gold_synonym
 from datasets.models import Compound, Paraphrase, Sentence, Variant
 
 COMPOUNDS_PER_PAGE = 50
 UNCLASSIFIED = "none"
 # Display order of sentence kinds and variant (probe) kinds: the vocabulary's order, not the alphabet's.
-SENTENCE_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(v.SENTENCE_KIND_CHOICES)}
-VARIANT_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(v.VARIANT_KIND_CHOICES)}
+SENTENCE_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(vocabulary.SENTENCE_KIND_CHOICES)}
+VARIANT_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(vocabulary.VARIANT_KIND_CHOICES)}
 
 
 class CompoundFilterForm(forms.Form):
@@ -39,13 +44,13 @@ class CompoundFilterForm(forms.Form):
         languages = sorted({row["language"] for row in summary})
         self.fields["collection"].choices = [("", "All collections"), *collections.items()]
         self.fields["language"].choices = [("", "Any language")] + [
-            (code, f"{v.language_name(code)} ({code})") for code in languages
+            (code, f"{vocabulary.language_name(code)} ({code})") for code in languages
         ]
         # "class" is a keyword, hence a field added here rather than declared above.
         self.fields["class"] = forms.ChoiceField(
             required=False,
             label="Class",
-            choices=[("", "Any class"), *v.CLASS_CHOICES, (UNCLASSIFIED, "Unclassified")],
+            choices=[("", "Any class"), *vocabulary.CLASS_CHOICES, (UNCLASSIFIED, "Unclassified")],
         )
         self.order_fields(["collection", "language", "class", "q"])
 
@@ -63,7 +68,7 @@ class CompoundFilterForm(forms.Form):
             else:
                 queryset = queryset.filter(compositionality_class=compound_class)
         if q := (data.get("q") or "").strip():
-            queryset = queryset.filter(Q(key__contains=v.compound_key(q)) | Q(text__icontains=q))
+            queryset = queryset.filter(Q(key__contains=vocabulary.compound_key(q)) | Q(text__icontains=q))
         return queryset
 
 
@@ -74,7 +79,7 @@ def dataset_summary() -> list[dict]:
     """
     rows: dict[tuple[str, str], dict] = {}
     class_counts = {}
-    for value, short in v.CLASS_SHORT.items():
+    for value, short in vocabulary.CLASS_SHORT.items():
         class_counts[f"class_{short}"] = Count("id", filter=Q(compositionality_class=value))
     for row in (
         Compound.objects.order_by()
@@ -90,10 +95,10 @@ def dataset_summary() -> list[dict]:
             "collection": row["collection__slug"],
             "collection_name": row["collection__name"] or row["collection__slug"],
             "language": row["language"],
-            "language_name": v.language_name(row["language"]),
+            "language_name": vocabulary.language_name(row["language"]),
             "compounds": row["total"],
             "unclassified": row["unclassified"],
-            "by_class": [(short, row[f"class_{short}"]) for short in v.CLASS_SHORT.values()],
+            "by_class": [(short, row[f"class_{short}"]) for short in vocabulary.CLASS_SHORT.values()],
             "sentences": 0,
             "unavailable": 0,
             "variants": 0,
@@ -118,6 +123,8 @@ def dataset_summary() -> list[dict]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    if not is_curator(request.user):
+        return render(request, "datasets/landing.html")
     summary = dataset_summary()
     form = CompoundFilterForm(request.GET or None, summary=summary)
     compounds = Compound.objects.with_counts().select_related("collection")
@@ -129,7 +136,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "collection": collection,
             "language": language,
-            "language_name": v.language_name(language),
+            "language_name": vocabulary.language_name(language),
             "compounds": list(members),
         }
         for (collection, language), members in groupby(
@@ -145,7 +152,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "page": page,
             "page_groups": page_groups,
             "filtered": form.is_bound and any(request.GET.get(name) for name in form.fields),
-            "class_short": v.CLASS_SHORT,
+            "class_short": vocabulary.CLASS_SHORT,
         },
     )
 
@@ -161,6 +168,7 @@ def format_frequency(value: float | None) -> str:
     return f"{value:.3g}"
 
 
+@curator_required
 def compound_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One compound with everything attached to it, in a fixed number of queries."""
     compound = get_object_or_404(
@@ -174,7 +182,7 @@ def compound_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             Prefetch(
                 "paraphrases",
-                queryset=Paraphrase.objects.filter(level=v.TYPE_LEVEL).order_by("-frequency", "text"),
+                queryset=Paraphrase.objects.filter(level=vocabulary.TYPE_LEVEL).order_by("-frequency", "text"),
                 to_attr="type_paraphrases",
             ),
         ),
@@ -187,7 +195,7 @@ def compound_detail(request: HttpRequest, pk: int) -> HttpResponse:
         sentence.variant_list = sorted(
             sentence.variants.all(), key=lambda x: (VARIANT_KIND_ORDER.get(x.kind, 99), x.rank, x.isolated)
         )
-    kind_labels = dict(v.SENTENCE_KIND_CHOICES)
+    kind_labels = dict(vocabulary.SENTENCE_KIND_CHOICES)
     frequencies = [
         ("compound", compound.frequency),
         ("modifier", compound.modifier_frequency),
@@ -200,7 +208,7 @@ def compound_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "datasets/compound_detail.html",
         {
             "compound": compound,
-            "language_name": v.language_name(compound.language),
+            "language_name": vocabulary.language_name(compound.language),
             "sentence_groups": [
                 {"kind": kind, "label": kind_labels.get(kind, kind), "sentences": members}
                 for kind, members in groups.items()

@@ -15,8 +15,23 @@ CLASS_CHOICES = [
     (PARTLY, "Partly compositional"),
     (COMPOSITIONAL, "Compositional"),
 ]
+CLASSES = tuple(value for value, _ in CLASS_CHOICES)
+CLASS_LABELS = dict(CLASS_CHOICES)
+UNCLASSIFIED = "unclassified"  # a compound without a class, where classes are counted or listed
+CLASS_LABELS_AND_UNCLASSIFIED = {**CLASS_LABELS, UNCLASSIFIED: "Unclassified"}
 CLASS_CODES = {"NC": IDIOMATIC, "I": IDIOMATIC, "PC": PARTLY, "C": COMPOSITIONAL}
 CLASS_SHORT = {IDIOMATIC: "NC", PARTLY: "PC", COMPOSITIONAL: "C"}
+# A mean score on the 0-5 scale below 1.5 is idiomatic, below 3.5 partly compositional, else compositional
+# (the NCIMP release's ClassToken cut-offs).
+CLASS_CUTS = ((1.5, IDIOMATIC), (3.5, PARTLY))
+
+
+def class_of_score(score: float | None) -> str | None:
+    """The compositionality class of a mean 0-5 score under ``CLASS_CUTS``; None without a score."""
+    if score is None:
+        return None
+    return next((cls for cut, cls in CLASS_CUTS if score < cut), COMPOSITIONAL)
+
 
 NATURALISTIC, NEUTRAL_SHORT, NEUTRAL_LONG = "naturalistic", "neutral_short", "neutral_long"
 SENTENCE_KIND_CHOICES = [

@@ -1,11 +1,15 @@
 """Probe runs: every write about a run, from registering a model to the finished report.
 
 A run is cut into shards of compounds. Each shard is one Celery task (``probing.tasks``) that
-embeds its texts once (``probing.engine.embed_all`` with the database cache) and stores the raw
-cosines of its pairs at both levels. The shard that completes the run calls ``finish_run``,
+embeds the texts it owns (each text of the run is embedded by one shard: ``probing.sharding``)
+with ``probing.engine.embed_all`` and the database cache, and stores the raw cosines of its pairs
+at both levels, all computed at once (``probing.shard_results``). The shard that completes the run calls ``finish_run``,
 which fits the rogue-dimension standardiser over the whole run's vectors (it needs all of them,
 so it cannot happen per shard) and computes the report. Shards are idempotent: a shard done is
 never recomputed, so a run killed halfway resumes (``resume_run``) with the same numbers.
+
+Nothing here knows Celery: ``probing.tasks`` creates runs here and enqueues their shards, and its
+tasks call ``run_shard`` and ``finish_run``.
 """
 
 from __future__ import annotations
@@ -14,21 +18,31 @@ import json
 import logging
 import time
 from dataclasses import asdict
-from functools import partial
 
 from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from datasets.release_models import Release
+from probing.cache import DatabaseVectorCache, run_memo, stored_bytes
+from probing.embedding.base import EmbedConfig, check_sweep
+from probing.embedding.network import RefusedRequest
+from probing.embedding.sources import RefusedSource
+from probing.engine import CacheKeys, embed_all
 from probing.loading import NEUTRAL_PATTERN, model_backend, release_probes
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash, identity_hash
-from probing.provenance import environment
+from probing.provenance import environment, model_origin
+from probing.reporting import build_report
+from probing.shard_results import measure_shard
+from probing.sharding import ShardPlan, plan_shards
+from probing.similarity import VectorTable
+from releases.models import Release
 
 log = logging.getLogger(__name__)
 
-SHARD_SIZE = 20  # compounds per shard: about 200 texts, a few seconds on a CPU for a small model
+SHARD_SIZE = 50  # compounds per shard: about 1,300 texts, ten seconds on a CPU for MiniLM; per-task costs stay small
+BORROW_WAIT = 60.0  # seconds a shard waits for the running shard that owns a text it needs (then embeds it)
+BORROW_POLL = 0.5
 MAX_ATTEMPTS = 5  # a shard that kills its worker this often fails the run rather than loop forever
 PROGRESS_EVERY = 1.0  # seconds between live progress writes of a shard
 
@@ -69,19 +83,18 @@ def register_model(
 # --- runs -------------------------------------------------------------------------------------
 
 
-def start_probe_run(
+def create_probe_run(
     release: Release,
     model: EmbeddingModel,
     config: dict | None = None,
     user=None,
     shard_size: int = SHARD_SIZE,
-    enqueue: bool = True,
 ) -> ProbeRun:
-    """A run of ``model`` on a published ``release``, cut into shards enqueued on the model's queue after commit.
+    """A run of ``model`` on a published ``release``, cut into shards that nobody has enqueued yet.
 
-    ``config`` overrides the model's defaults (EmbedConfig keys). ``enqueue=False`` leaves the
-    shards for the caller (``run_probes --inline``). ProbeError for a draft, a bad config or a
-    release without minimal pairs.
+    ``probing.tasks.start_probe_run`` creates it and enqueues its shards on the model's queue;
+    ``run_inline`` computes them in this process. ``config`` overrides the model's defaults
+    (EmbedConfig keys). ProbeError for a draft, a bad config or a release without minimal pairs.
     """
     if not release.is_published:
         raise ProbeError(f"release {release.version} is a draft: probe runs are made on published releases only")
@@ -98,7 +111,9 @@ def start_probe_run(
             "(synonym_nc, head_only, modifier_only, synonym_both, random_freq) of its sentences"
         )
     chunks = [probes.compounds[i : i + shard_size] for i in range(0, len(probes.compounds), shard_size)]
-    sizes = [len(probes.items(chunk)) for chunk in chunks]
+    chunk_items = [probes.items(chunk) for chunk in chunks]
+    plans = plan_shards(chunk_items)
+    sizes = [len(plan.split(items)[0]) for plan, items in zip(plans, chunk_items, strict=True)]
     provenance = {
         "release": {"version": release.version, "checksum": release.checksum, "languages": release.languages},
         "model": {
@@ -107,6 +122,7 @@ def start_probe_run(
             "source": model.source,
             "options": model.options,
             "queue": model.queue,
+            "origin": model_origin(model.source),  # the bundled model's upstream and licence
         },
         "model_identity": None,  # set by the first shard, from the weights a worker loaded
         "config": resolved.as_dict(),
@@ -135,33 +151,20 @@ def start_probe_run(
         )
         ProbeShard.objects.bulk_create(
             [
-                ProbeShard(run=run, index=i, compounds=[list(k) for k in chunk], texts=size)
-                for i, (chunk, size) in enumerate(zip(chunks, sizes, strict=True))
+                ProbeShard(run=run, index=i, compounds=[list(k) for k in chunk], texts=size, plan=plan.as_dict())
+                for i, (chunk, size, plan) in enumerate(zip(chunks, sizes, plans, strict=True))
             ]
         )
-        if enqueue:
-            transaction.on_commit(partial(enqueue_shards, run.pk, run.queue, list(range(len(chunks)))))
     return run
-
-
-def enqueue_shards(run_id: int, queue: str, indices: list[int]) -> None:
-    from probing.tasks import run_probe_shard_task
-
-    for index in indices:
-        run_probe_shard_task.apply_async((run_id, index), queue=queue)
 
 
 def run_shard(run_id: int, index: int) -> bool:
     """Embed one shard's texts and store its raw pair cosines; False when there was nothing to do.
 
-    Idempotent: a finished shard, or any shard of a finished (done, failed, cancelled) run, is
-    left alone. The shard that completes the run finishes it.
+    The shard embeds the texts it owns (``probing.sharding``) and reads those an earlier shard owns
+    from the cache. Idempotent: a finished shard, or any shard of a finished (done, failed,
+    cancelled) run, is left alone. The shard that completes the run finishes it.
     """
-    from probing.cache import DatabaseVectorCache
-    from probing.embedding.base import EmbedConfig
-    from probing.engine import embed_all
-    from probing.metrics import context_similarities, pair_similarities
-
     run = ProbeRun.objects.select_related("release", "model").filter(pk=run_id).first()
     shard = ProbeShard.objects.filter(run_id=run_id, index=index).first()
     if run is None or shard is None or run.is_finished or shard.status == ProbeShard.DONE:
@@ -187,28 +190,62 @@ def run_shard(run_id: int, index: int) -> bool:
         if expected and expected != identity:
             raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
         config = EmbedConfig.from_dict(run.config)
-        vectors, stats = embed_all(
-            backend, items, config, DatabaseVectorCache(identity_hash(identity)), on_progress=_progress(shard.pk)
-        )
+        try:
+            layers = check_sweep(backend, config)
+        except ValueError as error:
+            raise ProbeError(f"model {run.model.name}: {error}") from None
+        cache = DatabaseVectorCache(identity_hash(identity), layer_dtype=config.sweep_storage, run=run_id)
+        own, borrowed = ShardPlan.from_dict(shard.plan).split(items)
+        vectors, stats = embed_all(backend, own, config, cache, on_progress=_progress(shard.pk))
+        if borrowed:
+            found, stats.borrowed, extra = _borrow(run_id, borrowed, backend, config, cache)
+            vectors.update(found)
+            stats.embedded += extra
         # Raw cosines only: standardisation needs the whole run's vectors (finish_run).
-        sims = pair_similarities(pairs, vectors, standardiser={})
-        context_sims = context_similarities(context, vectors)
-    except ProbeError as error:
+        result = measure_shard(pairs, context, VectorTable.from_vectors(vectors, items), layers)
+    except (ProbeError, RefusedSource, RefusedRequest) as error:
+        # A model the rules refuse stays refused: the run fails with the reason, no retry.
         fail_run(run_id, f"shard {index}: {error}")
-        raise
+        raise ProbeError(str(error)) from None
     except Exception as error:
         ProbeShard.objects.filter(pk=shard.pk, status=ProbeShard.RUNNING).update(
             status=ProbeShard.PENDING, error=f"{type(error).__name__}: {error}"[:2000]
         )
         raise
-    result = {
-        "pairs": [[*_pair_key(s.pair), s.level, s.sim] for s in sims],
-        "context": [[*_context_key(c.pair), c.sim] for c in context_sims],
-        "stats": asdict(stats),
+    cache_bytes = sum(stored_bytes(vectors[item], config.sweep_storage) for item in own)
+    result |= {
+        "stats": {**asdict(stats), "cache_bytes": cache_bytes},
         "identity": identity,
         "worker": environment(),
     }
     return _record_shard(run_id, shard.pk, result, stats, time.monotonic() - started)
+
+
+def _borrow(run_id: int, borrowed: list[tuple], backend, config, cache) -> tuple[dict, int, int]:
+    """Vectors of items whose texts earlier shards own: from the cache, waiting while an owner is still running.
+
+    Returns (vectors, how many were read, how many were embedded here): an owner that is not
+    running (pending, failed, or silent for BORROW_WAIT seconds) is not waited for.
+    """
+    key_of = CacheKeys(backend.identity(), config)
+    keys = {item: key_of(item) for item, _ in borrowed}
+    owners = dict(borrowed)
+    found: dict = {}
+    deadline = time.monotonic() + BORROW_WAIT
+    while True:
+        hits = cache.get_many([key for item, key in keys.items() if item not in found])
+        found |= {item: hits[key] for item, key in keys.items() if key in hits}
+        missing = [item for item in keys if item not in found]
+        owners_running = ProbeShard.objects.filter(
+            run_id=run_id, index__in={owners[item] for item in missing}, status=ProbeShard.RUNNING
+        )
+        if not missing or time.monotonic() > deadline or not owners_running.exists():
+            break
+        time.sleep(BORROW_POLL)
+    read = len(found)
+    if missing:
+        found |= embed_all(backend, missing, config, cache)[0]
+    return found, read, len(missing)
 
 
 def _record_shard(run_id: int, shard_id: int, result: dict, stats, seconds: float) -> bool:
@@ -260,6 +297,8 @@ def _progress(shard_id: int):
     last = [0.0]
 
     def write(done: int, total: int) -> None:
+        if not total:
+            return  # nothing to embed: no progress to show
         if time.monotonic() - last[0] >= PROGRESS_EVERY or done >= total:
             last[0] = time.monotonic()
             ProbeShard.objects.filter(pk=shard_id, status=ProbeShard.RUNNING).update(texts_done=done)
@@ -272,8 +311,6 @@ def finish_run(run: ProbeRun) -> bool:
 
     Any error fails the run with its message (resume_run tries again).
     """
-    from probing.reporting import build_report
-
     run = ProbeRun.objects.select_related("release", "model").get(pk=run.pk)
     shards = list(run.shards.order_by("index"))
     if run.status != ProbeRun.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
@@ -283,6 +320,8 @@ def finish_run(run: ProbeRun) -> bool:
     except Exception as error:
         fail_run(run.pk, f"finishing: {type(error).__name__}: {error}")
         raise
+    finally:
+        run_memo.forget(run.pk)
     provenance = {**run.provenance, "workers": _workers(shards)}
     done = ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
         status=ProbeRun.DONE, report=report, provenance=provenance, finished_at=timezone.now(), eta_seconds=0.0
@@ -317,14 +356,13 @@ def cancel_run(run: ProbeRun) -> bool:
     return bool(updated)
 
 
-def resume_run(run: ProbeRun, enqueue: bool = True) -> list[int]:
-    """Enqueue again the shards of ``run`` that are not done (finished shards are never recomputed).
+def resume_run(run: ProbeRun) -> list[int]:
+    """Put the shards of ``run`` that are not done back to pending (finished shards are never recomputed).
 
-    For a cancelled, failed or stalled run (a worker killed halfway). Returns the shard indices
-    enqueued; when every shard is done already, the run is finished instead. ProbeError for a run done.
+    For a cancelled, failed or stalled run (a worker killed halfway). Returns the shard indices to
+    compute again (``probing.tasks.resume_probe_run`` enqueues them, or finishes the run when there
+    are none; ``run_inline`` computes them here). ProbeError for a run done.
     """
-    from probing.tasks import finish_probe_run_task
-
     with transaction.atomic():
         locked = ProbeRun.objects.select_for_update().get(pk=run.pk)
         if locked.status == ProbeRun.DONE:
@@ -335,10 +373,6 @@ def resume_run(run: ProbeRun, enqueue: bool = True) -> list[int]:
         locked.error, locked.finished_at, locked.eta_seconds = "", None, None
         locked.resumed_at = timezone.now() if locked.started_at else None
         locked.save(update_fields=["status", "error", "finished_at", "eta_seconds", "resumed_at"])
-        if enqueue and pending:
-            transaction.on_commit(partial(enqueue_shards, run.pk, locked.queue, pending))
-        elif enqueue:
-            transaction.on_commit(lambda: finish_probe_run_task.apply_async((run.pk,), queue=locked.queue))
     run.refresh_from_db()
     return pending
 
@@ -352,11 +386,3 @@ def run_inline(run: ProbeRun) -> ProbeRun:
         finish_run(run)
         run.refresh_from_db()
     return run
-
-
-def _pair_key(pair) -> list:
-    return [pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe, pair.rank]
-
-
-def _context_key(pair) -> list:
-    return [pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe]

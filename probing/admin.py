@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
-from probing.actions import ProbeError, cancel_run, resume_run
+from probing.actions import ProbeError, cancel_run
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard
+from probing.tasks import resume_probe_run
 
 
 @admin.register(EmbeddingModel)
@@ -72,7 +73,7 @@ class ProbeRunAdmin(admin.ModelAdmin):
     def resume_runs(self, request, queryset) -> None:
         for run in queryset:
             try:
-                pending = resume_run(run)
+                pending = resume_probe_run(run)
             except ProbeError as error:
                 self.message_user(request, str(error), messages.WARNING)
             else:

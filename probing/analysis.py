@@ -7,7 +7,8 @@
 - ``context_correlations``: ``nc_out`` (EACL P4) and ``nc_out_comp`` vs human scores, frequency and
   PPMI, at token and type level (ACL table 5);
 - ``model_correlations``: per-compound values of two models against each other (figure 10);
-- ``summary_table``: mean and standard deviation of each measure (tables 10-13).
+- ``summary_table``: mean and standard deviation of each measure (tables 10-13);
+- ``layer_report``: the summary and the correlations of each swept layer (a layer sweep).
 
 A correlation that cannot be computed (fewer than 3 values, a constant series) has rho and p None
 and is never significant. ``significant`` is p <= alpha, or, with ``correction="bh"``, the
@@ -17,77 +18,27 @@ Benjamini-Hochberg adjusted p (``p_adjusted``) <= alpha, the family being every 
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
-import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from scipy import stats
+from core.statistics import adjust_bh, finite, spearman
+from datasets import vocabulary
+from datasets.overlap import overlaps
+from probing.metrics import BASE_MEASURES, MEASURES, ContextSim, PairSim, compound_values, mean, sentence_values
+from probing.vocabulary import ALL, CONDITIONS, LEVELS, NATURALISTIC, NO_OVERLAP
+from releases.snapshot import Snapshot
 
-from datasets import vocabulary as v
-from datasets.releases.snapshot import Snapshot
-from probing.metrics import LEVELS, MEASURES, ContextSim, PairSim, mean, sentence_values
-from probing.probes import NATURALISTIC, NEUTRAL
-
-ALL, NO_OVERLAP = "all", "no_overlap"
-CONDITIONS = (NATURALISTIC, NEUTRAL)
-CLASS_ORDER = tuple(value for value, _ in v.CLASS_CHOICES)
 LENGTH_MEASURES = ("sim_syn", "sim_comp", "sim_words_syn", "sim_rand")
 CONTEXT_TARGETS = ("comp", "frequency", "ppmi")
-
-# Words too common to count as a shared word between a compound and its synonym (EN and PT).
-FUNCTION_WORDS = frozenset(
-    "a an the of in on at for to and or with by from "
-    "o os as um uma uns umas de do da dos das e em no na nos nas ao aos para com por pelo pela".split()
-)
-
-
-def spearman(x: Sequence, y: Sequence) -> tuple[float | None, float | None, int]:
-    """(rho, p, n) over the positions where both values are finite numbers."""
-    both = [(a, b) for a, b in zip(x, y, strict=True) if _finite(a) and _finite(b)]
-    n = len(both)
-    if n < 3 or len({a for a, _ in both}) < 2 or len({b for _, b in both}) < 2:
-        return None, None, n
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rho, p = stats.spearmanr([a for a, _ in both], [b for _, b in both])
-    if not (math.isfinite(rho) and math.isfinite(p)):
-        return None, None, n
-    return float(rho), float(p), n
-
-
-def benjamini_hochberg(pvalues: Sequence[float | None]) -> list[float | None]:
-    """Benjamini-Hochberg adjusted p-values (step-up, monotone, at most 1); None stays None."""
-    indexed = sorted((p, i) for i, p in enumerate(pvalues) if _finite(p))
-    m = len(indexed)
-    adjusted: list[float | None] = [None] * len(pvalues)
-    running = 1.0
-    for rank in range(m, 0, -1):
-        p, i = indexed[rank - 1]
-        running = min(running, p * m / rank)
-        adjusted[i] = float(running)
-    return adjusted
-
-
-def synonym_overlaps(compound: str, synonym: str, ignore: Iterable[str] = FUNCTION_WORDS) -> bool:
-    """Does the synonym share a word with the compound? (appendix B)
-
-    Case, accents and function words ("de", "the" …) do not count; a word matches itself with a
-    final "s" or "es" ("town" / "towns").
-    """
-    ignored = {_fold(w) for w in ignore}
-    ours = [w for w in _words(compound) if w not in ignored]
-    theirs = [w for w in _words(synonym) if w not in ignored]
-    return any(_same_word(a, b) for a in ours for b in theirs)
 
 
 def human_scores(snapshot: Snapshot, score: str = "type") -> dict[tuple[str, str], dict]:
     """The ``human`` mapping of the correlation functions, from a release.
 
     ``comp`` is the type-level score (``score="type"``) or the mean of the sentences' token
-    scores (``"token"``); ``overlap`` is computed from the compound and its gold synonym.
+    scores (``"token"``); ``overlap`` (appendix B) is the published value when the compound has
+    one, else ``datasets.overlap``'s rule on the compound and its gold synonym.
     """
     if score not in ("type", "token"):
         raise ValueError(f"score must be 'type' or 'token', not {score!r}")
@@ -100,7 +51,7 @@ def human_scores(snapshot: Snapshot, score: str = "type") -> dict[tuple[str, str
             "pmi": c.pmi,
             "ppmi": c.ppmi,
             "synonym": c.gold_synonym,
-            "overlap": synonym_overlaps(c.text, c.gold_synonym) if c.gold_synonym else None,
+            "overlap": overlaps(c.text, c.gold_synonym, c.synonym_overlap),
         }
     return out
 
@@ -129,7 +80,7 @@ def correlations(
     out = []
     for language, condition, level in _sorted_groups(groups):
         members = groups[(language, condition, level)]
-        classes = _ordered({info.get("class") for _, info in members if info.get("class")}, CLASS_ORDER)
+        classes = _ordered({info.get("class") for _, info in members if info.get("class")}, vocabulary.CLASSES)
         subsets = [(ALL, members)]
         subsets += [(cls, [m for m in members if m[1].get("class") == cls]) for cls in classes]
         subsets.append((NO_OVERLAP, [m for m in members if _overlap(m[0]["compound"], m[1]) is False]))
@@ -280,7 +231,9 @@ def model_correlations(
     """
     indexed: dict[str, dict[tuple, Mapping]] = {}
     for model, rows in values_by_model.items():
-        indexed[model] = {(r["language"], r["condition"], r["level"], v.compound_key(r["compound"])): r for r in rows}
+        indexed[model] = {
+            (r["language"], r["condition"], r["level"], vocabulary.compound_key(r["compound"])): r for r in rows
+        }
     groups = {key[:3] for rows in indexed.values() for key in rows}
     out = []
     for language, condition, level in _sorted_groups(groups):
@@ -319,7 +272,7 @@ def summary_table(compound_rows: Iterable[Mapping], measures: Sequence[str] = ME
     for language, condition, level in _sorted_groups(groups):
         for measure in measures:
             values = [r.get(measure) for r in groups[(language, condition, level)]]
-            values = [float(x) for x in values if _finite(x)]
+            values = [float(x) for x in values if finite(x)]
             n = len(values)
             average = sum(values) / n if n else None
             std = math.sqrt(sum((x - average) ** 2 for x in values) / (n - 1)) if n > 1 else None
@@ -337,10 +290,30 @@ def summary_table(compound_rows: Iterable[Mapping], measures: Sequence[str] = ME
     return out
 
 
+def layer_report(
+    index: Sequence[int],
+    per_layer: Sequence[Iterable[PairSim]],
+    human: Mapping[tuple[str, str], Mapping],
+    alpha: float = 0.05,
+) -> dict:
+    """Per swept layer, the summary and the correlations of the raw measures (standardisation is the combination's).
+
+    ``per_layer[j]``: the pair cosines at hidden state ``index[j]``. Returns ``{"index", "summary",
+    "correlations"}``, rows as ``summary_table`` and ``correlations`` give them with a ``layer`` key.
+    """
+    summary, correlation_rows = [], []
+    for layer, sims in zip(index, per_layer, strict=True):
+        rows = compound_values(sentence_values(sims))
+        summary += [{"layer": layer, **row} for row in summary_table(rows, measures=BASE_MEASURES)]
+        found = correlations(rows, human, alpha=alpha, measures=BASE_MEASURES)
+        correlation_rows += [{"layer": layer, **row} for row in found]
+    return {"index": list(index), "summary": summary, "correlations": correlation_rows}
+
+
 def _mark(rows: list[dict], alpha: float, correction: str | None) -> list[dict]:
     if correction not in (None, "bh"):
         raise ValueError(f"correction must be None or 'bh', not {correction!r}")
-    adjusted = benjamini_hochberg([r["p"] for r in rows]) if correction == "bh" else [None] * len(rows)
+    adjusted = adjust_bh([r["p"] for r in rows]) if correction == "bh" else [None] * len(rows)
     for row, p_adjusted in zip(rows, adjusted, strict=True):
         decisive = p_adjusted if correction == "bh" else row["p"]
         row["p_adjusted"] = p_adjusted
@@ -348,12 +321,8 @@ def _mark(rows: list[dict], alpha: float, correction: str | None) -> list[dict]:
     return rows
 
 
-def _finite(x) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-
 def _key(language: str, compound: str) -> tuple[str, str]:
-    return language, v.compound_key(compound)
+    return language, vocabulary.compound_key(compound)
 
 
 def _human_lookup(human: Mapping[tuple[str, str], Mapping]) -> dict[tuple[str, str], Mapping]:
@@ -363,8 +332,7 @@ def _human_lookup(human: Mapping[tuple[str, str], Mapping]) -> dict[tuple[str, s
 def _overlap(compound: str, info: Mapping) -> bool | None:
     if info.get("overlap") is not None:
         return bool(info["overlap"])
-    synonym = info.get("synonym") or info.get("gold_synonym")
-    return synonym_overlaps(compound, synonym) if synonym else None
+    return overlaps(compound, info.get("synonym") or info.get("gold_synonym") or "")
 
 
 def _ordered(values: Iterable[str], preferred: Sequence[str]) -> list[str]:
@@ -379,17 +347,3 @@ def _sorted_groups(keys: Iterable[tuple]) -> list[tuple]:
         return (order.index(value), "") if value in order else (len(order), str(value))
 
     return sorted(set(keys), key=lambda k: (str(k[0]), rank(k[1], CONDITIONS), rank(k[2], LEVELS)))
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", _fold(text))
-
-
-def _same_word(a: str, b: str) -> bool:
-    short, long = sorted((a, b), key=len)
-    return long == short or long in (short + "s", short + "es")

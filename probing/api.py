@@ -1,7 +1,8 @@
 """API of probing: registered models, and probe runs with their progress, provenance and report.
 
 Anyone may read; curators register models, start runs, cancel and resume them. Everything that
-writes goes through ``probing.actions``.
+writes goes through ``probing.actions``. Only curators see where models load from, who started a
+run and its errors (``probing.exposure``): the views put ``internals`` in the serializer context.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 
-from annotation.permissions import IsCurator
-from datasets.release_models import Release
-from probing.actions import ProbeError, cancel_run, register_model, resume_run, start_probe_run
+from core.permissions import IsCurator, is_curator
+from datasets.api.params import choice_param, query_param, text_param
+from probing.actions import SHARD_SIZE, ProbeError, cancel_run, register_model
+from probing.exposure import public_model, public_progress, public_run
 from probing.models import EmbeddingModel, ProbeRun
 from probing.reporting import run_report
+from probing.tasks import resume_probe_run, start_probe_run
+from releases.models import Release
 
 
 class EmbeddingModelSerializer(serializers.ModelSerializer):
@@ -46,13 +50,17 @@ class EmbeddingModelSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(f"A model named {name!r} exists already.")
         return name
 
+    def to_representation(self, model: EmbeddingModel) -> dict:
+        data = super().to_representation(model)
+        return data if self.context.get("internals") else public_model(data)
+
 
 class ProbeRunSerializer(serializers.ModelSerializer):
     """A run without its report."""
 
     release = serializers.SlugRelatedField(slug_field="version", read_only=True)
     model = serializers.SlugRelatedField(slug_field="name", read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = ProbeRun
@@ -76,6 +84,10 @@ class ProbeRunSerializer(serializers.ModelSerializer):
             "finished_at",
         ]
         read_only_fields = fields
+
+    def to_representation(self, run: ProbeRun) -> dict:
+        data = super().to_representation(run)
+        return data if self.context.get("internals") else public_run(data)
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -116,7 +128,9 @@ class ProbeRunCreateSerializer(serializers.Serializer):
     release = serializers.CharField(help_text="Version of a published release.")
     model = serializers.CharField(help_text="Name of a registered model.")
     config = serializers.JSONField(required=False, default=dict, help_text="EmbedConfig overrides.")
-    shard_size = serializers.IntegerField(min_value=1, max_value=1000, default=20, help_text="Compounds per shard.")
+    shard_size = serializers.IntegerField(
+        min_value=1, max_value=1000, default=SHARD_SIZE, help_text="Compounds per shard."
+    )
 
     def validate_release(self, version: str) -> Release:
         release = Release.objects.filter(version=version).first()
@@ -132,6 +146,7 @@ class ProbeRunCreateSerializer(serializers.Serializer):
 
 
 RUN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The run id.")
+RUN_STATUSES = [status for status, _ in ProbeRun.STATUS_CHOICES]
 NAME = OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH, description="The model's name.")
 
 
@@ -147,6 +162,9 @@ class EmbeddingModelViewSet(
     queryset = EmbeddingModel.objects.all()
     serializer_class = EmbeddingModelSerializer
     lookup_field = "name"
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), "internals": is_curator(getattr(self.request, "user", None))}
 
     def get_permissions(self):
         return [IsCurator()] if self.action == "create" else super().get_permissions()
@@ -166,9 +184,9 @@ class EmbeddingModelViewSet(
     list=extend_schema(
         description="Probe runs, newest first.",
         parameters=[
-            OpenApiParameter("status", OpenApiTypes.STR, description="queued, running, done, failed or cancelled."),
-            OpenApiParameter("model", OpenApiTypes.STR, description="A model's name."),
-            OpenApiParameter("release", OpenApiTypes.STR, description="A release's version."),
+            query_param("status", "The run's status.", enum=RUN_STATUSES),
+            query_param("model", "A model's name."),
+            query_param("release", "A release's version."),
         ],
     ),
     retrieve=extend_schema(parameters=[RUN_ID], description="One run with its progress, provenance and report."),
@@ -179,13 +197,12 @@ class ProbeRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def get_queryset(self):
         runs = ProbeRun.objects.select_related("release", "model", "created_by")
         if self.action == "list":
-            params = self.request.query_params
             runs = runs.defer("report", "provenance")
-            if value := params.get("status"):
+            if value := choice_param(self.request, "status", RUN_STATUSES):
                 runs = runs.filter(status=value)
-            if value := params.get("model"):
+            if value := text_param(self.request, "model"):
                 runs = runs.filter(model__name=value)
-            if value := params.get("release"):
+            if value := text_param(self.request, "release"):
                 runs = runs.filter(release__version=value)
         return runs
 
@@ -198,6 +215,9 @@ class ProbeRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         if self.action in ("create", "cancel", "resume"):
             return [IsCurator()]
         return super().get_permissions()
+
+    def get_serializer_context(self) -> dict:
+        return {**super().get_serializer_context(), "internals": is_curator(getattr(self.request, "user", None))}
 
     def _detail(self, run: ProbeRun, code: int = status.HTTP_200_OK) -> Response:
         run = get_object_or_404(self.get_queryset(), pk=run.pk)
@@ -223,7 +243,8 @@ class ProbeRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     @extend_schema(parameters=[RUN_ID], responses={200: ProgressSerializer}, description="Live progress only.")
     @action(detail=True, methods=["get"])
     def progress(self, request, pk=None):
-        return Response(self.get_object().progress())
+        progress = self.get_object().progress()
+        return Response(progress if is_curator(request.user) else public_progress(progress))
 
     @extend_schema(
         parameters=[RUN_ID],
@@ -247,7 +268,7 @@ class ProbeRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def resume(self, request, pk=None):
         run = self.get_object()
         try:
-            resume_run(run)
+            resume_probe_run(run)
         except ProbeError as error:
             raise DRFValidationError({"detail": str(error)}) from None
         return self._detail(run)

@@ -2,63 +2,180 @@
 
 Keys come from ``probing.engine.cache_key`` (text, span, model identity and every config value
 that changes a vector), so a row is never reused for a different model, revision or config, and
-any worker on any machine shares what the others embedded.
+any worker on any machine shares what the others embedded. Rows are only ever inserted (the first
+of two workers embedding the same text wins), never updated.
+
+Reads and writes are in bulk: one query per ``CHUNK`` keys. On PostgreSQL both go through binary
+``COPY`` (``probing.pgcopy``): the vectors travel as raw bytes instead of hex text, four to six times
+less work than an INSERT or SELECT of the same rows; the table is unlogged (migration 0006), as a
+cache whose rows can be computed again needs no write-ahead log.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from collections import OrderedDict
 
+import numpy as np
+from django.db import connection, transaction
+from django.utils import timezone
+
+from probing import pgcopy
 from probing.embedding.base import Vectors
 from probing.models import CachedVectors
 
-CHUNK = 500  # keys per query: well under any database's parameter limit
+CHUNK = 2000  # keys per query: well under any database's parameter limit
+LAYER_DTYPES = {"float32": "<f4", "float16": "<f2"}
+COLUMNS = ("key", "sentence", "span", "tokens", "oov", "span_truncated")
+LAYER_COLUMNS = ("layers", "layer_count", "layer_dtype")
 
 
-def encode(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype="<f4").tobytes()
+def encode(vector: np.ndarray, dtype: str = "<f4") -> bytes:
+    return np.asarray(vector, dtype=dtype).tobytes()
 
 
-def decode(data: bytes | memoryview) -> np.ndarray:
-    return np.frombuffer(bytes(data), dtype="<f4").astype(np.float32)
+def decode(data: bytes | memoryview, dtype: str = "<f4") -> np.ndarray:
+    return np.frombuffer(data, dtype=dtype).astype(np.float32)
+
+
+def encode_layers(vectors: Vectors, dtype: str) -> bytes | None:
+    """The swept layers' sentence rows, then their span rows when there are any, as one array's bytes."""
+    if vectors.layer_sentences is None:
+        return None
+    parts = [vectors.layer_sentences] if vectors.layer_spans is None else [vectors.layer_sentences, vectors.layer_spans]
+    return np.concatenate(parts).astype(LAYER_DTYPES[dtype]).tobytes()
+
+
+def decode_layers(data, count: int, dtype: str, dim: int) -> tuple[np.ndarray, np.ndarray | None]:
+    rows = decode(data, LAYER_DTYPES[dtype or "float32"]).reshape(-1, count, dim)
+    return rows[0], (rows[1] if len(rows) > 1 else None)
+
+
+def stored_bytes(vectors: Vectors, layer_dtype: str = "float32") -> int:
+    """The bytes of vectors one cache row holds (what a run's cache size adds up)."""
+    size = 4 * np.asarray(vectors.sentence).size + (0 if vectors.span is None else 4 * np.asarray(vectors.span).size)
+    if vectors.layer_sentences is not None:
+        itemsize = np.dtype(LAYER_DTYPES[layer_dtype]).itemsize
+        size += itemsize * vectors.layer_sentences.size
+        size += 0 if vectors.layer_spans is None else itemsize * vectors.layer_spans.size
+    return int(size)
+
+
+class RunMemo:
+    """The combination vectors a run's shards read or wrote in this process, for its finish to use again.
+
+    A run's vectors are read from the database once by the shards and once more when it finishes
+    (standardisation needs them all); in the process that ran shards of the run, the second read
+    comes from here. Bounded by ``limit`` bytes (the oldest go first); ``forget(run)`` when done.
+    """
+
+    def __init__(self, limit: int = 256 * 2**20) -> None:
+        self.limit = limit
+        self.size = 0
+        self.vectors: OrderedDict[tuple[int, str], Vectors] = OrderedDict()
+
+    def get(self, run: int, keys: list[str]) -> dict[str, Vectors]:
+        return {key: self.vectors[(run, key)] for key in keys if (run, key) in self.vectors}
+
+    def add(self, run: int, items: dict[str, Vectors]) -> None:
+        for key, vectors in items.items():
+            if (run, key) in self.vectors:
+                continue
+            kept = Vectors(vectors.sentence, vectors.span, vectors.tokens, vectors.oov, vectors.span_truncated)
+            self.vectors[(run, key)] = kept
+            self.size += stored_bytes(kept)
+        while self.size > self.limit and self.vectors:
+            self.size -= stored_bytes(self.vectors.popitem(last=False)[1])
+
+    def forget(self, run: int) -> None:
+        for entry in [entry for entry in self.vectors if entry[0] == run]:
+            self.size -= stored_bytes(self.vectors.pop(entry))
+
+
+run_memo = RunMemo()
 
 
 class DatabaseVectorCache:
-    """VectorCache on ``CachedVectors``; ``model`` is the identity hash the rows are filed under."""
+    """VectorCache on ``CachedVectors``; ``model`` is the identity hash the rows are filed under.
 
-    def __init__(self, model: str) -> None:
+    ``layers=False`` reads the configured combination only (a sweep's per-layer bytes stay in the
+    database); ``layer_dtype`` is how new rows store a sweep's layers. With ``run``, what is read
+    or written is remembered for that run (``run_memo``), and a combination-only read looks there first.
+    """
+
+    def __init__(self, model: str, layers: bool = True, layer_dtype: str = "float32", run: int | None = None) -> None:
         self.model = model
+        self.layers = layers
+        self.layer_dtype = layer_dtype
+        self.run = run
 
     def get_many(self, keys: list[str]) -> dict[str, Vectors]:
-        found: dict[str, Vectors] = {}
         keys = list(dict.fromkeys(keys))
+        remembered = run_memo.get(self.run, keys) if self.run is not None and not self.layers else {}
+        found = self._read([key for key in keys if key not in remembered])
+        if self.run is not None:
+            run_memo.add(self.run, found)
+        return remembered | found
+
+    def _read(self, keys: list[str]) -> dict[str, Vectors]:
+        found: dict[str, Vectors] = {}
+        columns = COLUMNS + (LAYER_COLUMNS if self.layers else ())
         for start in range(0, len(keys), CHUNK):
-            rows = CachedVectors.objects.filter(key__in=keys[start : start + CHUNK]).values_list(
-                "key", "sentence", "span", "tokens", "oov", "span_truncated"
-            )
-            for key, sentence, span, tokens, oov, truncated in rows:
-                found[key] = Vectors(
-                    sentence=decode(sentence),
-                    span=None if span is None else decode(span),
-                    tokens=tokens,
-                    oov=oov,
-                    span_truncated=truncated,
-                )
+            chunk = keys[start : start + CHUNK]
+            if connection.vendor == "postgresql":
+                rows = pgcopy.select(CachedVectors._meta.db_table, columns, "key", chunk)
+            else:
+                rows = CachedVectors.objects.filter(key__in=chunk).values_list(*columns)
+            for row in rows:
+                found[row[0]] = self._vectors(row)
         return found
 
+    def _vectors(self, row: tuple) -> Vectors:
+        _, sentence, span, tokens, oov, truncated, *layered = row
+        vectors = Vectors(
+            sentence=decode(sentence),
+            span=None if span is None else decode(span),
+            tokens=tokens,
+            oov=oov,
+            span_truncated=truncated,
+        )
+        if layered and layered[0] is not None:
+            data, count, dtype = layered
+            vectors.layer_sentences, vectors.layer_spans = decode_layers(data, count, dtype, vectors.sentence.size)
+        return vectors
+
     def put_many(self, items: dict[str, Vectors]) -> None:
-        rows = [
-            CachedVectors(
-                key=key,
-                model=self.model,
-                sentence=encode(vectors.sentence),
-                span=None if vectors.span is None else encode(vectors.span),
-                dim=int(np.asarray(vectors.sentence).shape[-1]),
-                tokens=int(vectors.tokens),
-                oov=int(vectors.oov),
-                span_truncated=bool(getattr(vectors, "span_truncated", False)),
-            )
-            for key, vectors in items.items()
-        ]
+        if not items:
+            return
+        if self.run is not None:
+            run_memo.add(self.run, items)
+        if connection.vendor == "postgresql":
+            now = timezone.now()
+            rows = [self._row(key, vectors) + (now,) for key, vectors in items.items()]
+            with transaction.atomic():
+                # A cache row lost in a crash is computed again: no need to wait for the disk.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
+                pgcopy.insert_new(CachedVectors._meta.db_table, (*ROW_FIELDS, "created_at"), rows, "key")
+            return
+        objects = [CachedVectors(**dict(zip(ROW_FIELDS, self._row(key, v), strict=True))) for key, v in items.items()]
         # Two workers may embed the same text at once: the first row wins, the second is dropped.
-        CachedVectors.objects.bulk_create(rows, batch_size=CHUNK, ignore_conflicts=True)
+        CachedVectors.objects.bulk_create(objects, batch_size=500, ignore_conflicts=True)
+
+    def _row(self, key: str, vectors: Vectors) -> tuple:
+        layers = encode_layers(vectors, self.layer_dtype)
+        return (
+            key,
+            self.model,
+            encode(vectors.sentence),
+            None if vectors.span is None else encode(vectors.span),
+            int(np.asarray(vectors.sentence).shape[-1]),
+            int(vectors.tokens),
+            int(vectors.oov),
+            bool(getattr(vectors, "span_truncated", False)),
+            layers,
+            0 if layers is None else int(vectors.layer_sentences.shape[0]),
+            "" if layers is None else self.layer_dtype,
+        )
+
+
+ROW_FIELDS = ("key", "model", "sentence", "span", "dim", "tokens", "oov", "span_truncated", *LAYER_COLUMNS)

@@ -2,7 +2,9 @@
 
 Items are deduplicated by (text, span), and every span of a text comes from the same forward pass:
 batches are cut over unique texts (config.batch_size of them), sorted by token length so that padding
-stays short. Each batch is written to the cache as soon as it is done, so a killed run resumes.
+stays short. New vectors are written to the cache every ``SAVE_EVERY`` items (in one bulk write),
+so a killed run resumes having lost at most that many.
+With a layer sweep (``config.sweep``) the same pass gives every swept layer's vectors too.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from json.encoder import encode_basestring  # json.dumps of a str, ensure_ascii=False
 from typing import Protocol
 
-from probing.embedding.base import Backend, EmbedConfig, TextSpan, Vectors
+import numpy as np
+
+from probing.embedding.base import Backend, EmbedConfig, TextSpan, Vectors, check_sweep
+
+SAVE_EVERY = 1024  # vectors written to the cache at once: a killed run loses at most this many
 
 
 class VectorCache(Protocol):
@@ -51,6 +58,31 @@ def cache_key(identity: dict, config: EmbedConfig, item: TextSpan) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+class CacheKeys:
+    """``cache_key`` for many items of one identity and config: the shared part is encoded and hashed once."""
+
+    def __init__(self, identity: dict, config: EmbedConfig) -> None:
+        # The canonical JSON of cache_key's payload, keys sorted: config, identity, span, text.
+        dump = _canonical
+        head = '{"config":' + dump(config.vector_key()) + ',"identity":' + dump(identity) + ',"span":'
+        self._head = hashlib.sha256(head.encode("utf-8"))
+
+    def __call__(self, item: TextSpan) -> str:
+        span = "null" if item.span is None else f"[{item.span[0]},{item.span[1]}]"
+        digest = self._head.copy()
+        digest.update((span + ',"text":' + encode_basestring(item.text) + "}").encode("utf-8"))
+        return digest.hexdigest()
+
+
+def as_stored(layers: np.ndarray | None) -> np.ndarray | None:
+    """Layer vectors rounded to float16, as a sweep with ``sweep_storage="float16"`` caches them (float32 again)."""
+    return None if layers is None else layers.astype(np.float16).astype(np.float32)
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 @dataclass
 class EngineStats:
     """What one embed_all call did."""
@@ -64,6 +96,7 @@ class EngineStats:
     oov: int  # out-of-vocabulary words over the distinct texts (static backends)
     texts: int = 0  # distinct texts run through the model
     spans_truncated: int = 0  # span vectors lost to max_length truncation
+    borrowed: int = 0  # items read from the cache that another shard of the run embedded
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -76,12 +109,16 @@ def embed_all(
     cache: VectorCache | None = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[TextSpan, Vectors], EngineStats]:
-    """Vectors for every distinct item; on_progress(done, total) counts the items to embed."""
+    """Vectors for every distinct item; on_progress(done, total) counts the items to embed.
+
+    ValueError before any work when ``config.sweep`` asks for layers the backend does not have.
+    """
     started = time.perf_counter()
+    check_sweep(backend, config)
     items = list(items)
     unique = list(dict.fromkeys(items))
-    identity = backend.identity()
-    keys = {item: cache_key(identity, config, item) for item in unique}
+    key_of = CacheKeys(backend.identity(), config)
+    keys = {item: key_of(item) for item in unique}
     results: dict[TextSpan, Vectors] = {}
     if cache is not None and unique:
         found = cache.get_many(list(keys.values()))
@@ -97,16 +134,23 @@ def embed_all(
     order = sorted(range(len(texts)), key=lambda i: (lengths[i], texts[i]))
     total = sum(len(spans) for spans in by_text.values())
     done = batches = 0
+    unsaved: dict[str, Vectors] = {}
     if on_progress is not None:
         on_progress(0, total)
     for start in range(0, len(order), config.batch_size):
         batch = [item for i in order[start : start + config.batch_size] for item in by_text[texts[i]]]
         fresh = dict(zip(batch, backend.embed_batch(batch, config), strict=True))
+        if config.sweep is not None and config.sweep_storage == "float16":
+            for vectors in fresh.values():  # as the cache will give them back: the same numbers from any shard
+                vectors.layer_sentences = as_stored(vectors.layer_sentences)
+                vectors.layer_spans = as_stored(vectors.layer_spans)
         results.update(fresh)
-        if cache is not None:
-            cache.put_many({keys[item]: vectors for item, vectors in fresh.items()})
+        unsaved.update((keys[item], vectors) for item, vectors in fresh.items())
         batches += 1
         done += len(batch)
+        if cache is not None and (len(unsaved) >= SAVE_EVERY or done >= total):
+            cache.put_many(unsaved)
+            unsaved = {}
         if on_progress is not None:
             on_progress(done, total)
 

@@ -91,10 +91,10 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     ticks = []
     value = start
     while value <= high + step * 1e-9:
-        ticks.append(round(value, 10))
+        ticks.append(round(value, 10) + 0.0)  # + 0.0: a tick at -0.0 prints as 0
         value += step
     if ticks[-1] < high:
-        ticks.append(round(value, 10))
+        ticks.append(round(value, 10) + 0.0)
     return ticks
 
 
@@ -111,7 +111,7 @@ def series_colours(labels: Sequence[str]) -> dict[str, str]:
     return colours
 
 
-def _open_svg(css_class: str, width: float, height: float, title: str) -> str:
+def open_svg(css_class: str, width: float, height: float, title: str) -> str:
     return (
         f'<svg class="chart {css_class}" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{escape(title)}" {FONT}>'
@@ -119,9 +119,9 @@ def _open_svg(css_class: str, width: float, height: float, title: str) -> str:
     )
 
 
-def _empty(css_class: str, title: str, width: float = 320, height: float = 60) -> SafeString:
+def empty_figure(css_class: str, title: str, width: float = 320, height: float = 60) -> SafeString:
     return mark_safe(
-        _open_svg(css_class, width, height, title)
+        open_svg(css_class, width, height, title)
         + f'<text x="{width / 2:.0f}" y="{height / 2:.0f}" font-size="12" text-anchor="middle" class="no-data">'
         "No data</text></svg>"
     )
@@ -133,8 +133,9 @@ def box_plot(
     y_label: str = "",
     colours: Mapping[str, str] | None = None,
     series_labels: Mapping[str, str] | None = None,
-    height: int = 260,
+    height: int = 280,
     box_width: int = 14,
+    x_label: str = "",
 ) -> SafeString:
     """Box plots grouped by category: ``data[category][series] = values``, one coloured box per series.
 
@@ -149,7 +150,7 @@ def box_plot(
     stats = {(c, s): box_stats(data[c].get(s, ())) for c in categories for s in series}
     drawn = [b for b in stats.values() if b is not None]
     if not drawn:
-        return _empty("box-plot", title)
+        return empty_figure("box-plot", title)
     colours = dict(colours or {})
     names = dict(series_labels or {})
     lows = [b.low for b in drawn] + [o for b in drawn for o in b.outliers]
@@ -157,12 +158,12 @@ def box_plot(
     ticks = nice_ticks(min(lows), max(highs))
     y_min, y_max = ticks[0], ticks[-1]
 
-    left, right, top, bottom = 46, 10, 22, 40
+    left, right, top, bottom = 52, 10, 22, 40 + (14 if x_label else 0)
     # Each category is as wide as its boxes or its label, whichever is wider.
     widths = [max(len(series) * (box_width + 4) + 16, CHAR_WIDTH * len(c) + 12) for c in categories]
     starts = [left + sum(widths[:i]) for i in range(len(categories))]
     width = left + right + max(sum(widths), 160)
-    legend = _legend_layout([names.get(s, s) for s in series], left, width - right) if len(series) > 1 else []
+    legend = legend_layout([names.get(s, s) for s in series], left, width - right) if len(series) > 1 else []
     legend_h = 16 * (max(row for _, row in legend) + 1) if legend else 0
     plot_h = height - top - bottom - legend_h
     plot_bottom = top + plot_h
@@ -170,7 +171,7 @@ def box_plot(
     def py(value: float) -> float:
         return top + plot_h * (y_max - value) / ((y_max - y_min) or 1)
 
-    parts = [_open_svg("box-plot", width, height, title)]
+    parts = [open_svg("box-plot", width, height, title)]
     parts.append('<g class="axis y-axis" font-size="9">')
     for tick in ticks:
         y = py(tick)
@@ -181,9 +182,14 @@ def box_plot(
     if y_min < 0 < y_max:
         parts.append(f'<line x1="{left}" y1="{py(0):.1f}" x2="{width - right}" y2="{py(0):.1f}" stroke="#9ca3af"/>')
     parts.append(
-        f'<text x="10" y="{top + plot_h / 2:.1f}" font-size="10" text-anchor="middle" '
-        f'transform="rotate(-90 10 {top + plot_h / 2:.1f})">{escape(y_label)}</text></g>'
+        f'<text class="axis-label" x="12" y="{top + plot_h / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 12 {top + plot_h / 2:.1f})">{escape(y_label)}</text></g>'
     )
+    if x_label:
+        parts.append(
+            f'<text class="axis-label" x="{left + (width - left - right) / 2:.1f}" y="{plot_bottom + 30:.1f}" '
+            f'font-size="11" text-anchor="middle">{escape(x_label)}</text>'
+        )
     for category, x_start, group_w in zip(categories, starts, widths, strict=True):
         middle = x_start + group_w / 2
         x0 = middle - len(series) * (box_width + 4) / 2 + 2
@@ -218,19 +224,34 @@ def box_plot(
             parts.append("</g>")
         parts.append("</g>")
     if legend:
-        parts.append('<g class="legend" font-size="10">')
-        for name, (x, row) in zip(series, legend, strict=True):
-            y = height - legend_h + 12 + 16 * row - 4
-            parts.append(
-                f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{colours.get(name, DEFAULT_COLOUR)}"/>'
-                f'<text x="{x + 14}" y="{y + 1}">{escape(names.get(name, name))}</text>'
-            )
-        parts.append("</g>")
+        parts.append(legend_svg(series, legend, height - legend_h, colours, names))
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every interpolated text is escaped above
 
 
-def _legend_layout(labels: Sequence[str], left: float, right: float) -> list[tuple[float, int]]:
+def legend_svg(
+    series: Sequence[str],
+    layout: Sequence[tuple[float, int]],
+    top: float,
+    colours: Mapping[str, str],
+    names: Mapping[str, str] | None = None,
+    swatch: str = "box",
+) -> str:
+    """The legend at ``top``: each series' swatch (a box, or a ``"line"``) and name where ``legend_layout`` put it."""
+    names = names or {}
+    parts = ['<g class="legend" font-size="10">']
+    for name, (x, row) in zip(series, layout, strict=True):
+        y, colour = top + 12 + 16 * row - 4, colours.get(name, DEFAULT_COLOUR)
+        if swatch == "line":
+            parts.append(f'<line x1="{x}" y1="{y - 3}" x2="{x + 10}" y2="{y - 3}" stroke="{colour}" stroke-width="2"/>')
+        else:
+            parts.append(f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{colour}"/>')
+        parts.append(f'<text x="{x + 14}" y="{y + 1}">{escape(names.get(name, name))}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def legend_layout(labels: Sequence[str], left: float, right: float) -> list[tuple[float, int]]:
     """(x, row) of each legend entry: a swatch and its label, wrapped onto new rows at ``right``."""
     placed, x, row = [], left, 0
     for label in labels:
@@ -247,9 +268,10 @@ def class_box_plot(
     title: str,
     y_label: str = "",
     class_labels: Mapping[str, str] | None = None,
+    x_label: str = "",
 ) -> SafeString:
     """``box_plot`` with one box per compositionality class, coloured like the other reports."""
-    return box_plot(data, title, y_label, colours=CLASS_COLOURS, series_labels=class_labels)
+    return box_plot(data, title, y_label, colours=CLASS_COLOURS, series_labels=class_labels, x_label=x_label)
 
 
 def diverging_colour(value: float | None) -> str:
@@ -274,7 +296,7 @@ def correlogram(
     """
     labels = list(labels)
     if len(labels) < 2:
-        return _empty("correlogram", title)
+        return empty_figure("correlogram", title)
 
     def value(a: str, b: str) -> float | None:
         if (a, b) in values:
@@ -283,55 +305,35 @@ def correlogram(
             return values[(b, a)]
         return 1.0 if a == b else None
 
-    longest = max(len(label) for label in labels)
-    margin = min(12 + 6 * longest, 220)
-    size = margin + cell * len(labels) + 8
-    parts = [_open_svg("correlogram", size, size, title)]
+    # Full names: rows are labelled on the left, columns above at 45 degrees, each with room for the longest.
+    longest = CHAR_WIDTH * max(len(label) for label in labels)
+    margin = 12 + longest
+    top = 12 + longest * 0.72
+    width = margin + cell * len(labels) + longest * 0.72 + 8
+    height = top + cell * len(labels) + 8
+    parts = [open_svg("correlogram", width, height, title)]
     for i, label in enumerate(labels):
-        y = margin + i * cell + cell / 2 + 3
+        y = top + i * cell + cell / 2 + 3
         x = margin + i * cell + cell / 2
         parts.append(
             f'<text class="row-label" x="{margin - 4}" y="{y:.1f}" font-size="10" text-anchor="end">{escape(label)}</text>'
-            f'<text class="column-label" x="{x:.1f}" y="{margin - 4}" font-size="10" text-anchor="start" '
-            f'transform="rotate(-45 {x:.1f} {margin - 4})">{escape(label)}</text>'
+            f'<text class="column-label" x="{x:.1f}" y="{top - 4:.1f}" font-size="10" text-anchor="start" '
+            f'transform="rotate(-45 {x:.1f} {top - 4:.1f})">{escape(label)}</text>'
         )
     for i, row in enumerate(labels):
         for j, column in enumerate(labels):
             rho = value(row, column)
-            x, y = margin + j * cell, margin + i * cell
+            x, y = margin + j * cell, top + i * cell
             text = "–" if rho is None or not math.isfinite(rho) else f"{rho:.2f}"
-            ink = "#ffffff" if rho is not None and math.isfinite(rho) and abs(rho) > 0.6 else "#111827"
+            ink = "ink-light" if rho is not None and math.isfinite(rho) and abs(rho) > 0.6 else "ink-dark"
             parts.append(
                 f'<g class="cell"><title>{escape(row)} × {escape(column)}: {text}</title>'
-                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{diverging_colour(rho)}" stroke="#ffffff"/>'
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell}" height="{cell}" fill="{diverging_colour(rho)}" stroke="#ffffff"/>'
                 f'<text x="{x + cell / 2:.1f}" y="{y + cell / 2 + 3:.1f}" font-size="10" text-anchor="middle" '
-                f'style="fill:{ink}">{text}</text></g>'
+                f'class="{ink}">{text}</text></g>'
             )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every interpolated text is escaped above
-
-
-# The figures of a report, from its per-compound rows (see probing.report_tables for their shape).
-
-
-def distribution_figures(per_compound: Sequence[Mapping]) -> list[dict]:
-    """Similarity distributions per probe, one figure per level (figures 1 and 2): ``[{level, title, svg}]``."""
-    out = []
-    for level, data in tables.distribution_data(per_compound).items():
-        series = list(dict.fromkeys(name for members in data.values() for name in members))
-        title = f"Similarity per probe, {tables.LEVEL_LABELS.get(level, level)}"
-        out.append({"level": level, "title": title, "svg": box_plot(data, title, "cosine", series_colours(series))})
-    return out
-
-
-def class_figures(per_compound: Sequence[Mapping], level: str = "nc") -> list[dict]:
-    """Affinity and Sim_R by compositionality class (figure 4), one figure per language and condition."""
-    out = []
-    for group in tables.class_data(per_compound, level):
-        title = f"Affinity and Sim_R by class, {group['label']}, {tables.LEVEL_LABELS.get(level, level)}"
-        svg = class_box_plot(group["data"], title, "value", class_labels=tables.CLASS_LABELS)
-        out.append({"label": group["label"], "title": title, "svg": svg})
-    return out
 
 
 def model_correlograms(
@@ -341,7 +343,7 @@ def model_correlograms(
 
     Only ``group`` (a language-condition such as ``EN-Nat``; the first one found by default) is
     drawn. Correlations with p > 0.05 are left blank, as in the paper. Returns ``{"groups", "group",
-    "figures": [{measure, title, svg}]}``.
+    "figures": [{measure, key, kind, title, labels, data, svg}]}``: each also a spec for ``paper_figures``.
     """
     models = list(per_compound_by_model)
     rows = model_correlations(
@@ -361,5 +363,15 @@ def model_correlograms(
             if r["measure"] == key and tables.group_label(r["language"], r["condition"]) == chosen
         }
         title = f"{label}, {chosen}, {tables.LEVEL_LABELS.get(level, level)}"
-        figures.append({"measure": key, "title": title, "svg": correlogram(models, values, title)})
+        figures.append(
+            {
+                "measure": key,
+                "key": f"correlogram-{key}",
+                "kind": "matrix",
+                "title": title,
+                "labels": models,
+                "data": values,
+                "svg": correlogram(models, values, title),
+            }
+        )
     return {"groups": groups, "group": chosen, "figures": figures if rows else []}

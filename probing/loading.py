@@ -1,19 +1,26 @@
-"""What a worker loads once per process: a release's pairs (by checksum) and a model's backend."""
+"""What a worker loads once per process: a release's pairs (by the content of its data) and a model's backend."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from datasets import vocabulary as v
-from datasets.release_models import Release
-from datasets.releases.actions import release_files
-from datasets.releases.snapshot import Snapshot
+from datasets import vocabulary
+from probing.embedding.sources import RefusedSource
 from probing.models import EmbeddingModel
+from probing.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
+from releases.actions import release_files
+from releases.formats import snapshot_from_files
+from releases.formats.tidy import COMPOUNDS_JSONL, PAIRS_JSONL
+from releases.models import Release
+from releases.snapshot import Snapshot
 
-NEUTRAL_PATTERN = v.NEUTRAL_SHORT
+NEUTRAL_PATTERN = vocabulary.NEUTRAL_SHORT
+# The release files a snapshot's compounds, sentences and variants are read from (releases.formats.reader).
+SNAPSHOT_FILES = (COMPOUNDS_JSONL, PAIRS_JSONL)
 _KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
 
 
@@ -32,8 +39,6 @@ class ReleaseProbes:
         return [p for k in keys for p in self.pairs.get(k, ())], [c for k in keys for c in self.context.get(k, ())]
 
     def items(self, keys: Iterable[tuple[str, str]]) -> list:
-        from probing.probes import context_items, unique_items
-
         pairs, context = self.select(keys)
         return list(dict.fromkeys([*unique_items(pairs), *context_items(context)]))
 
@@ -41,14 +46,25 @@ class ReleaseProbes:
 _releases: OrderedDict[str, ReleaseProbes] = OrderedDict()
 
 
-def release_probes(release: Release) -> ReleaseProbes:
-    """The pairs of a release, read from its verified files once per process (keyed by its checksum)."""
-    from datasets.formats.release import snapshot_from_files
-    from probing.probes import context_pairs, pairs_from_snapshot
+def probes_key(release: Release) -> str:
+    """What a release's pairs are made of: the sha256 of the files the snapshot is read from, as its manifest says.
 
-    if release.checksum in _releases:
-        _releases.move_to_end(release.checksum)
-        return _releases[release.checksum]
+    A new release of the same data (another version, date or title) has the same key, and its pairs
+    are not read and parsed again. A manifest without them falls back to the release checksum.
+    """
+    hashes = {entry.get("path"): entry.get("sha256") for entry in (release.manifest or {}).get("files", [])}
+    parts = [hashes.get(path) for path in SNAPSHOT_FILES]
+    if not all(parts):
+        return release.checksum
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def release_probes(release: Release) -> ReleaseProbes:
+    """The pairs of a release, read from its verified files once per process (keyed by their content)."""
+    key = probes_key(release)
+    if key in _releases:
+        _releases.move_to_end(key)
+        return _releases[key]
     snapshot, _ = snapshot_from_files(release_files(release))
     pairs: dict[tuple[str, str], list] = {}
     for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
@@ -64,7 +80,7 @@ def release_probes(release: Release) -> ReleaseProbes:
         context=context,
         without_pairs=[k for k in order if k not in pairs and k not in context],
     )
-    _releases[release.checksum] = probes
+    _releases[key] = probes
     while len(_releases) > _KEEP_RELEASES:
         _releases.popitem(last=False)
     return probes
@@ -73,17 +89,20 @@ def release_probes(release: Release) -> ReleaseProbes:
 def estimate_cost(release: Release, model: EmbeddingModel) -> dict | None:
     """What a run would cost a paid API (OpenAI): {"texts", "tokens", "usd"}; None for local models.
 
-    Counts the release's unique texts at sentence level (the API gives no NC-level vectors).
+    Counts the release's unique texts at sentence level (the API gives no NC-level vectors). None
+    too for a model the administrator's rules refuse: it will not run (its runs fail with the reason).
     """
     if model.kind != "openai":
         return None
-    from probing.probes import context_items, unique_items
-
+    try:
+        backend = model_backend(model)
+    except RefusedSource:
+        return None
     probes = release_probes(release)
     items = unique_items([p for pairs in probes.pairs.values() for p in pairs])
     items += context_items([p for pairs in probes.context.values() for p in pairs])
     texts = sorted({item.text for item in items})
-    estimate = model_backend(model).estimate_cost(texts)
+    estimate = backend.estimate_cost(texts)
     return {"texts": len(texts), **estimate}
 
 

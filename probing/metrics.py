@@ -19,36 +19,25 @@ never 0, and the row lists the missing probes. Per compound (``compound_values``
 mean over the compound's sentences that have it, so Scaled Similarity is computed per sentence and
 then averaged, as eq. 5 prescribes.
 
-Correlations and tables live in ``probing.analysis``; they are importable from here as well.
+Correlations and tables live in ``probing.analysis``, which builds on this module.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from probing.embedding.base import TextSpan, Vectors
-from probing.probes import PROBES, ContextPair, Pair
-
-SENTENCE, NC = "sentence", "nc"
-LEVELS: tuple[str, ...] = (SENTENCE, NC)
-STD = "_std"
+from probing.probes import ContextPair, Pair
+from probing.similarity import VectorTable, cosines, mean_rows, moments, standardised
+from probing.vocabulary import LEVELS, MEASURE_LABELS, NC, PROBES, SENTENCE, STD
 
 # The measures of the papers' tables, raw then standardised.
-BASE_MEASURES: tuple[str, ...] = (
-    "sim_syn",
-    "sim_comp",
-    "sim_words_syn",
-    "sim_rand",
-    "affinity_syn_words_syn",
-    "affinity_syn_rand",
-    "scaled_syn",
-    "scaled_words_syn",
-)
+BASE_MEASURES: tuple[str, ...] = tuple(MEASURE_LABELS)
 MEASURES: tuple[str, ...] = BASE_MEASURES + tuple(m + STD for m in BASE_MEASURES)
 # Every numeric value of a sentence or compound row.
 ROW_MEASURES: tuple[str, ...] = MEASURES + ("sim_head", "sim_modifier", "sim_head" + STD, "sim_modifier" + STD)
@@ -84,20 +73,14 @@ class Standardiser:
         return cls(np.asarray(data["mean"], dtype=np.float64), np.asarray(data["std"], dtype=np.float64), data["n"])
 
 
-def fit_standardiser(vectors: Iterable[np.ndarray]) -> Standardiser:
-    """Mean and population standard deviation per dimension, in one streaming pass (Welford)."""
-    n, mean, m2 = 0, None, None
-    for vector in vectors:
-        x = np.asarray(vector, dtype=np.float64)
-        if mean is None:
-            mean, m2 = np.zeros_like(x), np.zeros_like(x)
-        n += 1
-        delta = x - mean
-        mean += delta / n
-        m2 += delta * (x - mean)
+def fit_standardiser(vectors: Iterable[np.ndarray] | np.ndarray) -> Standardiser:
+    """Mean and population standard deviation per dimension over vectors (rows of a matrix; NaN rows skipped)."""
+    matrix = vectors if isinstance(vectors, np.ndarray) else np.asarray([np.asarray(v) for v in vectors])
+    if matrix.ndim != 2:
+        raise ValueError("fit_standardiser needs at least one vector")
+    n, mean, std = moments(matrix)
     if not n:
         raise ValueError("fit_standardiser needs at least one vector")
-    std = np.sqrt(m2 / n)
     # Dimensions that do not vary (up to rounding) carry no signal to rescale.
     std[std <= 1e-12 * np.maximum(1.0, np.abs(mean))] = 1.0
     return Standardiser(mean, std, n)
@@ -109,16 +92,22 @@ def level_vector(vectors: Vectors | None, level: str) -> np.ndarray | None:
     return vectors.sentence if level == SENTENCE else vectors.span
 
 
+def _table(vectors: Mapping[TextSpan, Vectors] | VectorTable, items: Iterable[TextSpan]) -> VectorTable:
+    return vectors if isinstance(vectors, VectorTable) else VectorTable.from_vectors(vectors, items)
+
+
 def fit_standardisers(
-    items: Iterable[TextSpan], vectors: Mapping[TextSpan, Vectors], levels: Iterable[str] = LEVELS
+    items: Iterable[TextSpan], vectors: Mapping[TextSpan, Vectors] | VectorTable, levels: Iterable[str] = LEVELS
 ) -> dict[str, Standardiser]:
     """One standardiser per level over the distinct items' vectors (levels without vectors are left out)."""
     distinct = list(dict.fromkeys(items))
+    table = _table(vectors, distinct)
+    rows = table.rows(distinct)
     out: dict[str, Standardiser] = {}
     for level in levels:
-        found = [x for x in (level_vector(vectors.get(item), level) for item in distinct) if x is not None]
-        if found:
-            out[level] = fit_standardiser(found)
+        matrix = table.level(level)[rows]
+        if (~np.isnan(matrix).any(axis=1)).any():
+            out[level] = fit_standardiser(matrix)
     return out
 
 
@@ -132,13 +121,25 @@ class PairSim:
     sim_std: float | None
 
 
+def pair_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, layer: int | None = None) -> np.ndarray:
+    """The raw cosine of each pair at ``level`` (of swept layer row ``layer``), NaN where it has none."""
+    matrix = table.level(level, layer)
+    return cosines(matrix[table.rows([p.original for p in pairs])], matrix[table.rows([p.variant for p in pairs])])
+
+
+def standardised_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, z: Standardiser) -> np.ndarray:
+    """Each pair's cosine at ``level`` after standardisation with ``z``, NaN where it has none."""
+    matrix = standardised(table.level(level), z.mean, z.std)
+    return cosines(matrix[table.rows([p.original for p in pairs])], matrix[table.rows([p.variant for p in pairs])])
+
+
 def pair_similarities(
     pairs: Iterable[Pair],
-    vectors: Mapping[TextSpan, Vectors],
+    vectors: Mapping[TextSpan, Vectors] | VectorTable,
     standardiser: Standardiser | Mapping[str, Standardiser] | None = None,
     levels: Iterable[str] = LEVELS,
 ) -> list[PairSim]:
-    """Cosines of every pair at every level, pair by pair.
+    """Cosines of every pair at every level, all pairs at once (``probing.similarity``).
 
     ``standardiser``: None fits one per level over the distinct items of ``pairs``; a mapping
     gives one per level (a level missing from it, e.g. ``{}``, gets ``sim_std`` None); a single
@@ -147,24 +148,23 @@ def pair_similarities(
     """
     pairs = list(pairs)
     levels = tuple(levels)
+    table = _table(vectors, (i for p in pairs for i in (p.original, p.variant)))
     if standardiser is None:
-        standardisers = fit_standardisers((i for p in pairs for i in (p.original, p.variant)), vectors, levels)
+        standardisers = fit_standardisers((i for p in pairs for i in (p.original, p.variant)), table, levels)
     elif isinstance(standardiser, Standardiser):
         standardisers = {level: standardiser for level in levels}
     else:
         standardisers = dict(standardiser)
+    raw = {level: pair_cosines(pairs, table, level) for level in levels}
+    std = {level: standardised_cosines(pairs, table, level, z) for level, z in standardisers.items() if level in raw}
     out: list[PairSim] = []
-    for pair in pairs:
+    for i, pair in enumerate(pairs):
         for level in levels:
-            a = level_vector(vectors.get(pair.original), level)
-            b = level_vector(vectors.get(pair.variant), level)
-            if a is None or b is None:
+            sim = raw[level][i]
+            if np.isnan(sim):
                 continue
-            sim = cosine(a, b)
-            if sim is None:
-                continue
-            z = standardisers.get(level)
-            out.append(PairSim(pair, level, sim, cosine(z.transform(a), z.transform(b)) if z else None))
+            z = std[level][i] if level in std else np.nan
+            out.append(PairSim(pair, level, float(sim), None if np.isnan(z) else float(z)))
     return out
 
 
@@ -177,9 +177,21 @@ class ContextSim:
     sim_std: float | None
 
 
+def context_cosines(
+    pairs: Sequence[ContextPair], table: VectorTable, z: Standardiser | None = None, layer: int | None = None
+) -> np.ndarray:
+    """Span vector in context vs the mean of the out-of-context span vectors, per pair (standardised by ``z``)."""
+    matrix = table.level(NC, layer)
+    if z is not None:
+        matrix = standardised(matrix, z.mean, z.std)
+    inside = matrix[table.rows([p.in_context for p in pairs])]
+    alone = mean_rows(matrix, [table.rows(list(p.out_of_context)) for p in pairs])
+    return cosines(inside, alone)
+
+
 def context_similarities(
     pairs: Iterable[ContextPair],
-    vectors: Mapping[TextSpan, Vectors],
+    vectors: Mapping[TextSpan, Vectors] | VectorTable,
     standardiser: Standardiser | None = None,
 ) -> list[ContextSim]:
     """Cosine between the compound's span vector in context and the mean of its out-of-context span vectors.
@@ -188,24 +200,17 @@ def context_similarities(
     run's "nc" standardiser to share it with the minimal pairs). Pairs lacking a vector are left out.
     """
     pairs = list(pairs)
+    items = [i for p in pairs for i in (p.in_context, *p.out_of_context)]
+    table = _table(vectors, items)
     if standardiser is None:
-        fitted = fit_standardisers((i for p in pairs for i in (p.in_context, *p.out_of_context)), vectors, (NC,))
-        standardiser = fitted.get(NC)
-    out: list[ContextSim] = []
-    for pair in pairs:
-        inside = level_vector(vectors.get(pair.in_context), NC)
-        alone = [level_vector(vectors.get(item), NC) for item in pair.out_of_context]
-        if inside is None or any(x is None for x in alone):
-            continue
-        composed = np.mean(np.stack([np.asarray(x, dtype=np.float64) for x in alone]), axis=0)
-        sim = cosine(inside, composed)
-        if sim is None:
-            continue
-        sim_std = None
-        if standardiser is not None:
-            sim_std = cosine(standardiser.transform(inside), standardiser.transform(composed))
-        out.append(ContextSim(pair, sim, sim_std))
-    return out
+        standardiser = fit_standardisers(items, table, (NC,)).get(NC)
+    raw = context_cosines(pairs, table)
+    std = context_cosines(pairs, table, standardiser) if standardiser is not None else np.full(len(pairs), np.nan)
+    return [
+        ContextSim(pair, float(sim), None if np.isnan(z) else float(z))
+        for pair, sim, z in zip(pairs, raw, std, strict=True)
+        if not np.isnan(sim)
+    ]
 
 
 def affinity(sim_i: float | None, sim_j: float | None) -> float | None:
@@ -238,7 +243,7 @@ def sentence_values(pair_sims: Iterable[PairSim]) -> list[dict]:
     for ps in pair_sims:
         p = ps.pair
         key = (p.language, p.compound, p.condition, ps.level, p.sentence_id)
-        group = groups.setdefault(key, {"length": len(p.original.text.split()), "sims": defaultdict(list)})
+        group = groups.setdefault(key, {"length": p.length, "sims": defaultdict(list)})
         group["sims"][p.probe].append((p.rank, ps.sim, ps.sim_std))
     rows = []
     for (language, compound, condition, level, sid), group in groups.items():
@@ -326,26 +331,3 @@ def report_entry(row: Mapping) -> dict:
         entry["affinity" + s] = {a: row.get(f"affinity_{a}{s}") for a in ("syn_words_syn", "syn_rand")}
         entry["scaled" + s] = {p: row.get(f"scaled_{p}{s}") for p in ("syn", "words_syn")}
     return entry
-
-
-_ANALYSIS = {
-    "benjamini_hochberg",
-    "context_correlations",
-    "context_values",
-    "correlations",
-    "human_scores",
-    "length_correlations",
-    "model_correlations",
-    "spearman",
-    "summary_table",
-    "synonym_overlaps",
-}
-
-
-def __getattr__(name: str):
-    # The shared contract names these under probing.metrics; they live in probing.analysis.
-    if name in _ANALYSIS:
-        from probing import analysis
-
-        return getattr(analysis, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

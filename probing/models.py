@@ -15,6 +15,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 
+from probing.embedding.base import KIND_CONFIG_DEFAULTS, EmbedConfig, bundled_minilm_path, merge_config
+from probing.embedding.network import ApiRules
+from probing.embedding.sources import LoadRules, RefusedSource, check_model, load_checked
+
 BUNDLED_MINILM = "bundled:minilm"
 # Options that must never hold a secret: keys are read from the environment (api_key_env).
 SECRET_OPTIONS = {"api_key", "key", "token", "password", "secret"}
@@ -30,15 +34,26 @@ def identity_hash(identity: dict) -> str:
     return config_hash(identity)
 
 
+def load_rules() -> LoadRules:
+    """What the settings let registered models load: folders, trusted pickles, key variables and API hosts."""
+    return LoadRules(
+        model_dirs=tuple(settings.WORKBENCH_MODEL_DIRS),
+        refused_dirs=(settings.MEDIA_ROOT,),
+        trusted_pickles=frozenset(settings.WORKBENCH_TRUSTED_PICKLES),
+        api=ApiRules.from_entries(settings.WORKBENCH_MODEL_API_HOSTS, settings.WORKBENCH_MODEL_API_KEY_ENVS),
+    )
+
+
 class EmbeddingModel(models.Model):
     """A model that can be probed: how to load it (kind, source, options) and its default config."""
 
-    TRANSFORMER, SENTENCE_TRANSFORMERS, STATIC_VECTORS, INPUT_EMBEDDINGS, OPENAI = (
+    TRANSFORMER, SENTENCE_TRANSFORMERS, STATIC_VECTORS, INPUT_EMBEDDINGS, OPENAI, ELMO = (
         "transformer",
         "sentence_transformers",
         "static_vectors",
         "input_embeddings",
         "openai",
+        "elmo",
     )
     KIND_CHOICES = [
         (TRANSFORMER, "HuggingFace transformer (encoder or decoder)"),
@@ -46,6 +61,7 @@ class EmbeddingModel(models.Model):
         (STATIC_VECTORS, "Static word vectors (word2vec, GloVe)"),
         (INPUT_EMBEDDINGS, "Input embedding table of a transformer"),
         (OPENAI, "OpenAI embeddings API (sentence level only)"),
+        (ELMO, "ELMo (options.json + weights.hdf5)"),
     ]
     CPU, GPU = "cpu", "gpu"
     QUEUE_CHOICES = [(CPU, "CPU workers"), (GPU, "GPU workers")]
@@ -54,8 +70,8 @@ class EmbeddingModel(models.Model):
     kind = models.CharField(max_length=30, choices=KIND_CHOICES)
     source = models.CharField(
         max_length=500,
-        help_text='A folder, a HuggingFace model folder, a gensim vectors file, "bundled:minilm", '
-        "or the OpenAI model name.",
+        help_text="A folder, a HuggingFace model folder, a gensim vectors file, an ELMo folder or weights file, "
+        '"bundled:minilm", or the OpenAI model name.',
     )
     options = models.JSONField(
         default=dict, blank=True, help_text="Loader options: revision, base_url, api_key_env (never a key itself)…"
@@ -88,12 +104,26 @@ class EmbeddingModel(models.Model):
             self.embed_config()
         except (TypeError, ValueError) as error:
             errors["config"] = str(error)
+        if not errors:
+            try:
+                check_model(self.kind, self.resolved_source(), dict(self.options), load_rules())
+            except RefusedSource as error:
+                errors[error.field] = str(error)
+            except FileNotFoundError as error:  # "bundled:minilm" without its package
+                errors["source"] = str(error)
         if errors:
             raise ValidationError(errors)
 
     def embed_config(self, overrides: dict | None = None):
-        """The EmbedConfig of this model's defaults with ``overrides``; ValueError naming unknown keys."""
-        return resolve_config({**(self.config or {}), **(overrides or {})})
+        """The EmbedConfig of this model's defaults with ``overrides``; ValueError naming unknown keys.
+
+        Under the model's own config lie its kind's defaults (an ELMo averages its three layers);
+        ``"layers": "all"`` asks for a layer sweep and keeps the combination below it.
+        """
+        config = self.config or {}
+        if not isinstance(config, dict):
+            return resolve_config(config)  # the error says what a config looks like
+        return resolve_config(merge_config(KIND_CONFIG_DEFAULTS.get(self.kind, {}), config, overrides or {}))
 
     @property
     def celery_queue(self) -> str:
@@ -102,21 +132,16 @@ class EmbeddingModel(models.Model):
     def resolved_source(self) -> str:
         """The source as the loader needs it: "bundled:minilm" becomes the installed folder."""
         if self.source == BUNDLED_MINILM:
-            from probing.embedding.base import bundled_minilm_path
-
             return str(bundled_minilm_path())
         return self.source
 
     def load_backend(self):
-        from probing.embedding.base import load_backend
-
-        return load_backend(self.kind, self.resolved_source(), dict(self.options or {}))
+        """The backend, once the rules of this machine allow it (RefusedSource otherwise)."""
+        return load_checked(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
 
 
 def resolve_config(data: dict):
     """An EmbedConfig from a dict of overrides; ValueError when a key is unknown or a value is wrong."""
-    from probing.embedding.base import EmbedConfig
-
     if not isinstance(data, dict):
         raise ValueError('the config is a JSON object such as {"layers": [-1], "dtype": "float32"}')
     try:
@@ -144,7 +169,7 @@ class ProbeRun(models.Model):
     FINISHED = (DONE, FAILED, CANCELLED)
 
     # PROTECT: a run's numbers mean nothing without the release and the model they came from.
-    release = models.ForeignKey("datasets.Release", on_delete=models.PROTECT, related_name="probe_runs")
+    release = models.ForeignKey("releases.Release", on_delete=models.PROTECT, related_name="probe_runs")
     model = models.ForeignKey(EmbeddingModel, on_delete=models.PROTECT, related_name="runs")
     config = models.JSONField(default=dict, help_text="The resolved EmbedConfig.")
     config_hash = models.CharField(max_length=64, db_index=True)
@@ -216,6 +241,11 @@ class ProbeShard(models.Model):
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING, db_index=True)
     result = models.JSONField(default=dict, blank=True)
     texts = models.PositiveIntegerField(default=0, help_text="Unique texts to embed.")
+    plan = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Texts shared with other shards: {'borrowed': [[item, owner shard]], 'lent': [[text, start, end]]}.",
+    )
     texts_done = models.PositiveIntegerField(default=0, help_text="Live progress while running.")
     seconds = models.FloatField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -242,6 +272,11 @@ class CachedVectors(models.Model):
     tokens = models.PositiveIntegerField(default=0)
     oov = models.PositiveIntegerField(default=0)
     span_truncated = models.BooleanField(default=False, help_text="max_length cut the span: no span vector.")
+    layers = models.BinaryField(
+        null=True, blank=True, help_text="A layer sweep's vectors: (sentence and span, layer, dim), little-endian."
+    )
+    layer_count = models.PositiveSmallIntegerField(default=0, help_text="Swept layers in ``layers``.")
+    layer_dtype = models.CharField(max_length=8, blank=True, help_text="float32 or float16.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -32,23 +32,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from datasets import vocabulary as v
-from datasets.releases.snapshot import ReleaseCompound, ReleaseSentence, ReleaseVariant, Snapshot
+from datasets import vocabulary
 from probing.embedding.base import TextSpan
-
-NATURALISTIC, NEUTRAL = "naturalistic", "neutral"
-NATURALISTIC_SLOTS = (1, 2, 3)
-
-# Probe name for each variant kind, in the order pairs are listed.
-PROBE_KINDS: dict[str, str] = {
-    v.SYNONYM_NC: "syn",
-    v.HEAD_ONLY: "head",
-    v.MODIFIER_ONLY: "modifier",
-    v.SYNONYM_BOTH: "words_syn",
-    v.RANDOM_FREQ: "rand",
-}
-PROBES: tuple[str, ...] = tuple(PROBE_KINDS.values())
-CONTEXT_PROBES: tuple[str, ...] = ("nc_out", "nc_out_comp")
+from probing.vocabulary import NATURALISTIC, NATURALISTIC_SLOTS, NEUTRAL, PROBE_KINDS
+from releases.snapshot import ReleaseCompound, ReleaseSentence, ReleaseVariant, Snapshot
 
 
 @dataclass(frozen=True)
@@ -63,6 +50,7 @@ class Pair:
     rank: int
     original: TextSpan
     variant: TextSpan
+    length: int = 0  # words of the original sentence (ReleaseSentence.words)
 
 
 @dataclass(frozen=True)
@@ -84,7 +72,7 @@ def pairs_from_snapshot(
     snapshot: Snapshot,
     languages: Iterable[str] | None = None,
     compounds: Iterable[str] | None = None,
-    neutral_pattern: str | None = v.NEUTRAL_SHORT,
+    neutral_pattern: str | None = vocabulary.NEUTRAL_SHORT,
 ) -> list[Pair]:
     """Every minimal pair of the naturalistic sentences (slots 1-3) and the neutral singular one.
 
@@ -106,6 +94,7 @@ def pairs_from_snapshot(
                     rank=variant.rank,
                     original=original,
                     variant=text_span(variant.text, variant.span),
+                    length=sentence.words,
                 )
             )
     return pairs
@@ -115,7 +104,7 @@ def context_pairs(
     snapshot: Snapshot,
     languages: Iterable[str] | None = None,
     compounds: Iterable[str] | None = None,
-    neutral_pattern: str | None = v.NEUTRAL_SHORT,
+    neutral_pattern: str | None = vocabulary.NEUTRAL_SHORT,
 ) -> list[ContextPair]:
     """An ``nc_out`` and an ``nc_out_comp`` pair for every sentence whose compound span is known.
 
@@ -127,7 +116,7 @@ def context_pairs(
         if text_span(sentence.text, sentence.span).span is None:
             continue
         isolated = _isolated(compound, sentence)
-        nc, nc_made = _alone(isolated, v.ORIGINAL, compound.text)
+        nc, nc_made = _alone(isolated, vocabulary.ORIGINAL, compound.text)
         common = {
             "language": compound.language,
             "compound": compound.text,
@@ -138,8 +127,8 @@ def context_pairs(
         }
         if nc is not None:
             out.append(ContextPair(probe="nc_out", out_of_context=(nc,), synthesised=nc_made, **common))
-        head, head_made = _alone(isolated, v.HEAD_ONLY, compound.head)
-        modifier, modifier_made = _alone(isolated, v.MODIFIER_ONLY, compound.modifier)
+        head, head_made = _alone(isolated, vocabulary.HEAD_ONLY, compound.head)
+        modifier, modifier_made = _alone(isolated, vocabulary.MODIFIER_ONLY, compound.modifier)
         if head is not None and modifier is not None:
             out.append(
                 ContextPair(
@@ -177,16 +166,20 @@ def sentence_id(sentence: ReleaseSentence) -> str:
 def _sentences(snapshot: Snapshot, languages, compounds, neutral_pattern):
     """(compound, sentence, condition) of the selected compounds, in canonical order."""
     wanted_languages = set(languages) if languages is not None else None
-    wanted = {v.compound_key(c) for c in compounds} if compounds is not None else None
+    wanted = {vocabulary.compound_key(c) for c in compounds} if compounds is not None else None
     for compound in snapshot.sorted().compounds:
         if wanted_languages is not None and compound.language not in wanted_languages:
             continue
-        if wanted is not None and v.compound_key(compound.text) not in wanted:
+        if wanted is not None and vocabulary.compound_key(compound.text) not in wanted:
             continue
         for sentence in compound.sentences:
-            if sentence.kind == v.NATURALISTIC and sentence.slot in NATURALISTIC_SLOTS:
+            if sentence.kind == vocabulary.NATURALISTIC and sentence.slot in NATURALISTIC_SLOTS:
                 yield compound, sentence, NATURALISTIC
-            elif neutral_pattern and sentence.kind == neutral_pattern and sentence.slot == v.NEUTRAL_SINGULAR_SLOT:
+            elif (
+                neutral_pattern
+                and sentence.kind == neutral_pattern
+                and sentence.slot == vocabulary.NEUTRAL_SINGULAR_SLOT
+            ):
                 yield compound, sentence, NEUTRAL
 
 
@@ -195,7 +188,7 @@ def _probe_variants(sentence: ReleaseSentence) -> list[ReleaseVariant]:
     chosen = [
         x
         for x in sentence.variants
-        if x.kind in PROBE_KINDS and not x.isolated and x.text.strip() and x.status != v.REJECTED
+        if x.kind in PROBE_KINDS and not x.isolated and x.text.strip() and x.status != vocabulary.REJECTED
     ]
     return sorted(chosen, key=lambda x: (order[x.kind], x.rank))
 
@@ -204,10 +197,10 @@ def _isolated(compound: ReleaseCompound, sentence: ReleaseSentence) -> dict[str,
     """The out-of-context variant of each kind: the sentence's own, else a singular neutral one, lowest rank."""
     candidates = sorted(
         (
-            (s is not sentence, s.plural, s.kind == v.NATURALISTIC, x.rank, s.kind, s.slot, x)
+            (s is not sentence, s.plural, s.kind == vocabulary.NATURALISTIC, x.rank, s.kind, s.slot, x)
             for s in compound.sentences
             for x in s.variants
-            if x.isolated and x.text.strip() and x.status != v.REJECTED
+            if x.isolated and x.text.strip() and x.status != vocabulary.REJECTED
         ),
         key=lambda t: t[:6],
     )
@@ -225,5 +218,5 @@ def _alone(isolated: dict[str, ReleaseVariant], kind: str, fallback: str) -> tup
     text = " ".join(fallback.split())
     if not text:
         return None, ()
-    name = {v.ORIGINAL: "original", v.HEAD_ONLY: "head", v.MODIFIER_ONLY: "modifier"}[kind]
+    name = {vocabulary.ORIGINAL: "original", vocabulary.HEAD_ONLY: "head", vocabulary.MODIFIER_ONLY: "modifier"}[kind]
     return TextSpan(text, (0, len(text))), (name,)

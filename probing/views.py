@@ -1,7 +1,8 @@
 """Probe run pages: the runs (and a curator's form to start one), one report page per run, downloads, comparison.
 
 Anyone reads runs and reports, as anyone reads the published releases they measure; curators start,
-cancel and resume runs. The numbers come from ``probing.reporting.run_report``; the tables are
+cancel and resume runs, and alone see model sources, hosts, who started a run and its errors
+(``probing.exposure``). The numbers come from ``probing.reporting.run_report``; the tables are
 shaped in ``probing.report_tables`` and the figures drawn in ``probing.figures``.
 """
 
@@ -19,12 +20,15 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation.permissions import curator_required, is_curator
-from datasets.release_models import Release, version_key
-from probing import actions, figures, reporting
+from core.permissions import curator_required, is_curator
+from probing import actions, figures, report_page, reporting, tasks
 from probing import report_tables as tables
+from probing.exposure import public_identity, public_progress, public_provenance, public_run
 from probing.loading import estimate_cost
 from probing.models import EmbeddingModel, ProbeRun
+from probing.paper_figures import FORMATS as FIGURE_FORMATS
+from probing.paper_figures import render as render_figure
+from releases.models import Release, version_key
 
 MAX_COMPARED = 8
 RUNS_PER_PAGE = 50
@@ -81,6 +85,7 @@ def probe_runs(request: HttpRequest) -> HttpResponse:
 
 
 def _runs_page(request: HttpRequest, form: StartRunForm | None, status: int = 200) -> HttpResponse:
+    internals = is_curator(request.user)
     runs = ProbeRun.objects.select_related("release", "model", "created_by").defer("report", "release__manifest")
     page = Paginator(runs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
     runs = list(page.object_list)
@@ -93,6 +98,7 @@ def _runs_page(request: HttpRequest, form: StartRunForm | None, status: int = 20
     current = Release.objects.current()
     for model in models:
         identity = identities.get(model.pk) or {}
+        identity = identity if internals else public_identity(identity)
         model.identity = [(key, str(value)) for key, value in identity.items() if key not in ("kind", "name")]
         # A paid API's cost is shown before anyone starts a run with it.
         model.cost = estimate_cost(current, model) if current is not None and model.kind == "openai" else None
@@ -105,6 +111,7 @@ def _runs_page(request: HttpRequest, form: StartRunForm | None, status: int = 20
             "models": models,
             "form": form,
             "current_version": current.version if current else "",
+            "internals": internals,
         },
         status=status,
     )
@@ -116,7 +123,7 @@ def start_run_view(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _runs_page(request, form, status=400)
     try:
-        run = actions.start_probe_run(
+        run = tasks.start_probe_run(
             form.cleaned_data["release"], form.cleaned_data["model"], config=form.overrides(), user=request.user
         )
     except ValueError as error:
@@ -132,13 +139,10 @@ def get_run(pk: int) -> ProbeRun:
 
 @require_GET
 def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
-    """Live progress while the run works; its tables and figures once it has numbers."""
+    """Live progress while the run works; its results (tables, figures) once it has them, provenance last."""
     run = get_run(pk)
-    report = reporting.run_report(run)
-    per_compound = report.get("per_compound") or []
-    show_all = request.GET.get("all") == "1"
-    sort = request.GET.get("sort", "")
-    chosen = {name: _chosen(request, name, values) for name, values in tables.compound_filters(per_compound).items()}
+    internals = is_curator(request.user)
+    provenance = run.provenance if internals else public_provenance(run.provenance)
     progress = run.progress()
     return render(
         request,
@@ -149,27 +153,26 @@ def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
             "percent": round(100 * progress["fraction"]),
             "eta": tables.format_duration(progress["eta_seconds"]) if not run.is_finished else "–",
             "duration": _duration(run),
-            "provenance": tables.provenance_rows(report.get("provenance") or {}),
-            "has_results": bool(per_compound or report.get("summary") or report.get("correlations")),
-            "summary": tables.summary_tables(report.get("summary") or []),
-            "correlations": tables.correlation_tables(report.get("correlations") or [], show_all),
-            "show_all": show_all,
-            "query_with_all": _query(request, all="1"),
-            "query_without_all": _query(request, all=None),
-            "compounds": tables.compound_cells(tables.compound_rows(per_compound, sort=sort, **chosen)),
-            "compound_columns": _sortable_columns(request, sort),
-            "filters": [
-                {"name": name, "options": [(value, value == chosen[name]) for value in values]}
-                for name, values in tables.compound_filters(per_compound).items()
-            ],
-            "sort": sort,
-            "extra_tables": _extra_tables(report, show_all),
-            "distributions": figures.distribution_figures(per_compound),
-            "class_figures": figures.class_figures(per_compound),
+            "provenance": tables.provenance_rows(provenance or {}),
             "downloads": [(name, reverse("probe_run_csv", args=[run.pk, name])) for name in reporting.TABLES],
-            "can_manage": is_curator(request.user),
+            "can_manage": internals,
+            **report_page.results(run, run.report or {}, request.GET),
         },
     )
+
+
+@require_GET
+def probe_run_figure(request: HttpRequest, pk: int, key: str, fmt: str) -> HttpResponse:
+    """One figure of a run's report as a paper-ready file: SVG, PNG or PDF (matplotlib)."""
+    run = get_run(pk)
+    if fmt not in FIGURE_FORMATS:
+        raise Http404(f"No figure format {fmt!r}: svg, png or pdf.")
+    data = report_page.figure_file(run.report or {}, key, fmt)
+    if data is None:
+        raise Http404(f"Run #{run.pk} has no figure {key!r}.")
+    response = HttpResponse(data, content_type=FIGURE_FORMATS[fmt])
+    response["Content-Disposition"] = content_disposition_header(True, f"probe-run-{run.pk}-{key}.{fmt}")
+    return response
 
 
 def _duration(run: ProbeRun) -> str:
@@ -180,80 +183,26 @@ def _duration(run: ProbeRun) -> str:
     return tables.format_duration((run.finished_at - run.started_at).total_seconds())
 
 
-def _query(request: HttpRequest, **changes: str | None) -> str:
-    """The page's query string with ``changes`` applied (None removes a key)."""
-    query = request.GET.copy()
-    for key, value in changes.items():
-        if value is None:
-            query.pop(key, None)
-        else:
-            query[key] = value
-    return query.urlencode()
-
-
-def _chosen(request: HttpRequest, name: str, values: list[str]) -> str:
-    """The filter value asked for; by default the NC level and naturalistic sentences, like table 8."""
-    if name in request.GET:
-        value = request.GET[name]
-        return value if value in values else ""
-    default = {"level": "nc", "condition": "naturalistic"}.get(name, "")
-    return default if default in values else ""
-
-
-def _sortable_columns(request: HttpRequest, sort: str) -> list[dict]:
-    """Headers of the per-compound table, each a link sorting on it (again: the other way round)."""
-    query = request.GET.copy()
-    columns = []
-    for key in tables.COMPOUND_COLUMNS:
-        descending = sort == key  # a second click sorts descending
-        query["sort"] = f"-{key}" if descending else key
-        columns.append(
-            {
-                "key": key,
-                "label": tables.MEASURE_LABELS.get(key, key.capitalize()),
-                "href": f"?{query.urlencode()}#per-compound",
-                "sorted": "ascending" if sort == key else "descending" if sort == f"-{key}" else "",
-                "numeric": key not in ("compound", "language", "condition", "level", "class"),
-            }
-        )
-    return columns
-
-
-# The tables shown as they come, beyond the papers' tables above: (report key, title).
-EXTRA_TABLES = [
-    ("length_correlations", "Similarity and sentence length (EACL table 5)"),
-    ("context_correlations", "NC in and out of context (EACL P4, ACL NC_out and NC_outComp, table 5)"),
-    ("context", "NC in and out of context: similarities per compound"),
-]
-EXTRA_FIRST_COLUMNS = ["language", "compound", "condition", "level", "probe", "granularity", "against", "measure"]
-
-
-def _extra_tables(report: dict, show_all: bool) -> list[dict]:
-    """The length and context tables, as plain tables (their shape follows ``probing.analysis``)."""
-    return [
-        {
-            "key": key,
-            "title": title,
-            **tables.plain_table(tables.significant_only(report.get(key) or [], show_all), EXTRA_FIRST_COLUMNS),
-        }
-        for key, title in EXTRA_TABLES
-    ]
-
-
 @require_GET
 def probe_run_json(request: HttpRequest, pk: int) -> JsonResponse:
     """Progress for the run page's poller; ``?full=1`` the whole report with its provenance."""
     run = get_run(pk)
+    internals = is_curator(request.user)
     if request.GET.get("full") == "1":
-        return JsonResponse(reporting.run_report(run), json_dumps_params={"indent": 1})
-    return JsonResponse({"run": run.pk, "finished": run.is_finished, **run.progress()})
+        report = reporting.run_report(run)
+        return JsonResponse(report if internals else public_run(report), json_dumps_params={"indent": 1})
+    progress = run.progress()
+    return JsonResponse(
+        {"run": run.pk, "finished": run.is_finished, **(progress if internals else public_progress(progress))}
+    )
 
 
 @require_GET
 def probe_run_report(request: HttpRequest, pk: int) -> HttpResponse:
     """The whole report as a JSON file (what ``probe_report RUN --format json`` prints)."""
     run = get_run(pk)
-    body = json.dumps(reporting.run_report(run), indent=1, ensure_ascii=False)
+    report = reporting.run_report(run)
+    body = json.dumps(report if is_curator(request.user) else public_run(report), indent=1, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(True, f"probe-run-{run.pk}.json")
     return response
@@ -265,7 +214,8 @@ def probe_run_csv(request: HttpRequest, pk: int, table: str) -> HttpResponse:
     run = get_run(pk)
     if table not in reporting.TABLES:
         raise Http404(f"No table {table!r}.")
-    response = HttpResponse(reporting.report_csv(run, table), content_type="text/csv; charset=utf-8")
+    body = reporting.report_csv(run, table, public=not is_curator(request.user))
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, f"probe-run-{run.pk}-{table}.csv")
     return response
 
@@ -284,7 +234,7 @@ def probe_run_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 def probe_run_resume(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_run(pk)
     try:
-        actions.resume_run(run)
+        tasks.resume_probe_run(run)
     except ValueError as error:
         messages.error(request, str(error))
     else:
@@ -296,23 +246,23 @@ def probe_run_resume(request: HttpRequest, pk: int) -> HttpResponse:
 def probe_compare(request: HttpRequest) -> HttpResponse:
     """Runs side by side: their summaries, the model correlogram, the provenance of each."""
     ids = _run_ids([request.GET.get("runs", ""), *request.GET.getlist("run")])
-    found = {run.pk: run for run in ProbeRun.objects.select_related("release", "model").filter(pk__in=ids)}
-    runs = [found[pk] for pk in ids if pk in found]
-    reports = [(run, reporting.run_report(run)) for run in runs]
+    reports = _compared(request)
+    runs = [run for run, _ in reports]
     level = request.GET.get("level") if request.GET.get("level") in tables.LEVELS else "nc"
     standardised = request.GET.get("standardised") == "1"
-    correlograms = figures.model_correlograms(
-        {run_label(run): report.get("per_compound") or [] for run, report in reports},
-        level,
-        request.GET.get("group", ""),
-    )
+    correlograms = _correlograms(reports, request)
+    for figure in correlograms["figures"]:
+        figure["downloads"] = [
+            (fmt.upper(), f"{reverse('probe_compare_figure', args=[figure['measure'], fmt])}?{request.GET.urlencode()}")
+            for fmt in FIGURE_FORMATS
+        ]
     return render(
         request,
         "probing/compare.html",
         {
             "runs": runs,
             "ids": ",".join(str(run.pk) for run in runs),
-            "missing": [pk for pk in ids if pk not in found],
+            "missing": [pk for pk in ids if pk not in {run.pk for run in runs}],
             "standardised": standardised,
             "summaries": tables.comparison_tables(
                 {run_label(run): report.get("summary") or [] for run, report in reports}, standardised
@@ -326,6 +276,35 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
             "choices": ProbeRun.objects.select_related("release", "model").defer("report", "release__manifest")[:50],
         },
     )
+
+
+def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
+    """The runs of ``?runs=`` with their reports (as this visitor may see them), in the order asked."""
+    ids = _run_ids([request.GET.get("runs", ""), *request.GET.getlist("run")])
+    found = {run.pk: run for run in ProbeRun.objects.select_related("release", "model").filter(pk__in=ids)}
+    internals = is_curator(request.user)
+    reports = [(found[pk], reporting.run_report(found[pk])) for pk in ids if pk in found]
+    return [(run, report if internals else public_run(report)) for run, report in reports]
+
+
+def _correlograms(reports: list[tuple[ProbeRun, dict]], request: HttpRequest) -> dict:
+    level = request.GET.get("level") if request.GET.get("level") in tables.LEVELS else "nc"
+    per_compound = {run_label(run): report.get("per_compound") or [] for run, report in reports}
+    return figures.model_correlograms(per_compound, level, request.GET.get("group", ""))
+
+
+@require_GET
+def probe_compare_figure(request: HttpRequest, measure: str, fmt: str) -> HttpResponse:
+    """One correlogram of the comparison (same query as the page) as SVG, PNG or PDF, with full model names."""
+    if fmt not in FIGURE_FORMATS:
+        raise Http404(f"No figure format {fmt!r}: svg, png or pdf.")
+    found = _correlograms(_compared(request), request)["figures"]
+    spec = next((figure for figure in found if figure["measure"] == measure), None)
+    if spec is None:
+        raise Http404(f"No correlogram of {measure!r} for these runs.")
+    response = HttpResponse(render_figure(spec, fmt, {}), content_type=FIGURE_FORMATS[fmt])
+    response["Content-Disposition"] = content_disposition_header(True, f"probe-runs-{spec['key']}.{fmt}")
+    return response
 
 
 def _run_ids(texts: list[str]) -> list[int]:

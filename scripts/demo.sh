@@ -47,16 +47,8 @@ say "adding SIMULATED ratings to the demo campaigns (labelled simulated), so the
 python manage.py simulate_ratings demo-token demo-type
 
 say "checking the demo superuser"
-python manage.py shell -v 0 -c '
-from django.contrib.auth import get_user_model
-
-User = get_user_model()
-if User.objects.filter(username="admin").exists():
-    print("demo: superuser admin already exists (password unchanged)")
-else:
-    User.objects.create_superuser("admin", "admin@localhost", "admin")
-    print("demo: created the local demo superuser admin / admin")
-'
+# admin / admin only with DEBUG on; with DEBUG off a random password, printed here once.
+python manage.py create_demo_admin
 
 say "approving the demo's unflagged variants as admin (flagged ones stay pending for review)"
 python manage.py approve_variants --user admin --collection demo
@@ -64,11 +56,12 @@ say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, checksum
 python manage.py create_release --version 1.0.0 --languages en,pt --collections demo --user admin \
     --title "Idiomaticity Workbench demo" --publish --exist-ok
 
+ADMIN_PASSWORD="the password printed above"
 if [ "$DEBUG_ON" = 1 ]; then
+    ADMIN_PASSWORD=admin
     WEB=(python manage.py runserver "127.0.0.1:$PORT")
 else
     say "DEBUG is off: collecting static files, serving with gunicorn"
-    say "WARNING: admin/admin is a demo login; change its password on any shared machine"
     python manage.py collectstatic --noinput -v 0
     WEB=(gunicorn config.wsgi --bind "127.0.0.1:$PORT" --workers 2 --access-logfile -)
 fi
@@ -152,7 +145,7 @@ python manage.py run_probes --release 1.0.0 --model minilm --if-missing >/dev/nu
 cat <<EOF
 
   Idiomaticity Workbench: http://127.0.0.1:$PORT/
-  Admin:                  http://127.0.0.1:$PORT/admin/   (login admin / admin)
+  Admin:                  http://127.0.0.1:$PORT/admin/   (login admin / $ADMIN_PASSWORD)
   API:                    http://127.0.0.1:$PORT/api/   (OpenAPI schema: /api/schema/)
   Logs:                   $LOG_DIR/web.log, $LOG_DIR/worker.log, $LOG_DIR/beat.log
 

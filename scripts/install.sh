@@ -3,11 +3,12 @@
 #
 #   1. Debian packages (only as root with apt-get; a failure is a warning, not fatal),
 #   2. the virtualenv .venv (python3 -m venv),
-#   3. pip install -r requirements/dev.txt, only when requirements/*.txt changed since the
-#      last successful install (hash kept in .venv/.requirements.sha256).
+#   3. pip install --require-hashes -r requirements/lock/dev.txt: exact versions, every file
+#      checked against its sha256 (README: Reproducible installs); only when the lock changed
+#      since the last successful install (hash kept in .venv/.requirements.sha256).
 #
-# Environment: PYTHON (default python3), WORKBENCH_REQUIREMENTS (default requirements/dev.txt),
-# WORKBENCH_SKIP_APT=1 to leave Debian packages alone.
+# Environment: PYTHON (default python3), WORKBENCH_REQUIREMENTS (a lock file, default
+# requirements/lock/dev.txt), WORKBENCH_SKIP_APT=1 to leave Debian packages alone.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,7 +18,7 @@ warn() { printf 'install: WARNING: %s\n' "$*" >&2; }
 
 # Browser tests (chromium), English WordNet and the Portuguese thesauri.
 DEBIAN_PACKAGES=(chromium wordnet-base wordnet-sense-index mythes-pt-pt mythes-pt-br)
-REQUIREMENTS="${WORKBENCH_REQUIREMENTS:-requirements/dev.txt}"
+REQUIREMENTS="${WORKBENCH_REQUIREMENTS:-requirements/lock/dev.txt}"
 PYTHON="${PYTHON:-python3}"
 VENV=.venv
 STAMP="$VENV/.requirements.sha256"
@@ -66,15 +67,16 @@ wanted="$(
     {
         echo "$REQUIREMENTS"
         "$VENV/bin/python" -V 2>&1
-        cat requirements/*.txt
+        cat "$REQUIREMENTS"
     } | sha256sum | cut -d' ' -f1
 )"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$wanted" ]; then
     say "Python requirements up to date ($REQUIREMENTS)"
 else
-    say "pip install -r $REQUIREMENTS (a few minutes on a fresh machine)"
+    say "pip install --require-hashes -r $REQUIREMENTS (a few minutes on a fresh machine)"
+    # The dev lock pins pip too (pip-tools needs it): this also moves the venv's pip to it.
     # (Drops pip's warnings about configured local index folders that do not exist.)
-    { "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQUIREMENTS" 2>&1 1>&3 |
+    { "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$REQUIREMENTS" 2>&1 1>&3 |
         { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2; } 3>&1
     echo "$wanted" >"$STAMP"
     say "Python requirements installed"

@@ -11,20 +11,28 @@ Markers (``--strict-markers``: only these exist):
 - ``browser``: skipped when Debian's /usr/bin/chromium is missing, and a failure when CI=true
   (so is any test using ``chromium_path`` or ``chromium_launch_options``).
 
-``shared_data`` (../shared/data beside the checkout, or WORKBENCH_SHARED_DATA) skips when absent, and fails when CI=true.
+``shared_data`` (../shared/data beside the checkout, or WORKBENCH_SHARED_DATA) and ``shared_fixtures``
+(../shared/fixtures, or WORKBENCH_SHARED_FIXTURES: other projects' reference outputs) skip when absent, and
+fail when CI=true.
 Skips are decided at collection, so ``-rs`` lists each skipped test with its reason.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+# Fixtures shared by several test folders.
+pytest_plugins = ["tests.lexicons"]
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("WORKBENCH_SHARED_DATA") or REPO_ROOT.parent / "shared" / "data")
+SHARED_FIXTURES = Path(os.environ.get("WORKBENCH_SHARED_FIXTURES") or REPO_ROOT.parent / "shared" / "fixtures")
 CHROMIUM = "/usr/bin/chromium"
 # No sandbox as root; the rest keep Chromium off a network it cannot reach anyway.
 CHROMIUM_ARGS = [
@@ -42,6 +50,7 @@ REQUIREMENT_FIXTURES = {
     "redis": {"redis_url"},
     "browser": {"chromium_path", "chromium_launch_options"},
     "shared_data": {"shared_data"},
+    "shared_fixtures": {"shared_fixtures"},
     "wordnet": {"debian_wordnet"},
 }
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
@@ -87,6 +96,8 @@ def missing(requirement: str) -> str | None:
         return None if chromium_executable() else f"{chromium_wanted()} is missing (apt-get install chromium)"
     if requirement == "shared_data":
         return None if SHARED_DATA.is_dir() else f"shared data folder {SHARED_DATA} is missing"
+    if requirement == "shared_fixtures":
+        return None if SHARED_FIXTURES.is_dir() else f"shared fixtures folder {SHARED_FIXTURES} is missing"
     if requirement == "wordnet":
         found = (DEBIAN_WORDNET / "data.noun").is_file()
         return None if found else f"{DEBIAN_WORDNET} is missing (apt-get install wordnet-base)"
@@ -94,7 +105,7 @@ def missing(requirement: str) -> str | None:
 
 
 # Only a developer's machine may lack these; in CI their absence is a failure.
-REQUIRED_IN_CI = {"browser", "shared_data", "wordnet"}
+REQUIRED_IN_CI = {"browser", "shared_data", "shared_fixtures", "wordnet"}
 
 
 def requirements_of(item: pytest.Item) -> list[str]:
@@ -130,13 +141,63 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             pytest.fail(f"{reason} (CI=true: this must not be skipped)", pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Each test starts with no API request counted: DRF's throttles count in the cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+REDIS_DATABASES = 16  # Redis's default number of databases
+
+
+def redis_url_of_process(url: str, worker_id: str) -> str:
+    """``url`` with a Redis database of this test process's own: REDIS_URL's, less the xdist worker's number.
+
+    A Celery worker started by a test consumes its app's default queue: with a database shared
+    between test processes, it would take the tasks of a test running in another process.
+    """
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    offset = int(worker_id[2:]) if worker_id.startswith("gw") else 0
+    return urlunsplit(parts._replace(path=f"/{(base - offset) % REDIS_DATABASES}"))
+
+
 @pytest.fixture
-def redis_url() -> str:
-    """REDIS_URL of a server for tests (database 15 under make test): use keys of your own."""
+def redis_url(worker_id) -> str:
+    """REDIS_URL of a server for tests (database 15 under make test, 14 for the second xdist worker, ...)."""
     url = redis_url_from_env()
     if url is None:  # only when called outside the collection-time skip
         pytest.skip(missing("redis"))
-    return url
+    return redis_url_of_process(url, worker_id)
+
+
+@pytest.fixture
+def celery_worker(redis_url):
+    """``with celery_worker(queues=None):`` runs a real Celery worker (a thread, solo pool) on this process's Redis.
+
+    The app is put back afterwards: no broker, and no queue selection. A worker started with
+    ``queues=[...]`` leaves them selected on the app, and the next worker, whatever its test, would
+    then consume those queues only.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    selected = app.amqp.queues._consume_from
+    app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+
+    @contextmanager
+    def worker(queues: list[str] | None = None, shutdown_timeout: float = 10):
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=shutdown_timeout, queues=queues):
+            yield app
+
+    try:
+        yield worker
+    finally:
+        app.conf.update(broker_url=None, result_backend=None)
+        app.amqp.queues._consume_from = selected
 
 
 @pytest.fixture
@@ -160,6 +221,14 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(missing("shared_data"))
     return SHARED_DATA
+
+
+@pytest.fixture
+def shared_fixtures() -> Path:
+    """The shared reference fixtures, ../shared/fixtures beside the checkout (read them there, never copy them)."""
+    if not SHARED_FIXTURES.is_dir():
+        pytest.skip(missing("shared_fixtures"))
+    return SHARED_FIXTURES
 
 
 @pytest.fixture

@@ -15,7 +15,19 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import broker_url, database_config, env_bool, env_int, env_list, secret_key
+from config.env import (
+    broker_url,
+    database_config,
+    env_bool,
+    env_hosts,
+    env_int,
+    env_list,
+    env_names,
+    env_paths,
+    env_sha256s,
+    env_storage,
+    secret_key,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GOOD_KEY = "k" * 50
@@ -172,6 +184,55 @@ def test_secret_key_too_short_is_rejected(tmp_path):
         secret_key("short", True, tmp_path)
 
 
+# --- what the server may load: folders, trusted pickles, key variables, API hosts ----------------
+
+
+def test_env_paths_reads_colons_or_commas_as_real_paths(monkeypatch, tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.setenv("WB_DIRS", f"{tmp_path / 'link'}:{tmp_path / 'b'}, {tmp_path / 'c'}")
+    assert env_paths("WB_DIRS", []) == [(tmp_path / "real").resolve(), tmp_path / "b", tmp_path / "c"]
+    monkeypatch.setenv("WB_DIRS", "")
+    assert env_paths("WB_DIRS", [tmp_path]) == []  # set but empty: none
+
+
+def test_env_paths_refuses_relative_paths_and_folders_inside_the_uploads(monkeypatch, tmp_path):
+    monkeypatch.setenv("WB_DIRS", "models")
+    with pytest.raises(ImproperlyConfigured, match="WB_DIRS: 'models' is not an absolute path"):
+        env_paths("WB_DIRS", [])
+    monkeypatch.setenv("WB_DIRS", str(tmp_path / "media" / "corpora"))
+    with pytest.raises(ImproperlyConfigured, match="where uploads are kept"):
+        env_paths("WB_DIRS", [], not_inside=tmp_path / "media")
+    monkeypatch.setenv("WB_DIRS", str(tmp_path))  # a parent of the uploads: they stay refused when loading
+    assert env_paths("WB_DIRS", [], not_inside=tmp_path / "media") == [tmp_path.resolve()]
+
+
+def test_env_sha256s_wants_64_hex_digits(monkeypatch):
+    digest = "ab" * 32
+    monkeypatch.setenv("WB_SUMS", f"{digest.upper()}, {'cd' * 32}")
+    assert env_sha256s("WB_SUMS") == {digest, "cd" * 32}
+    monkeypatch.setenv("WB_SUMS", "abc123")
+    with pytest.raises(ImproperlyConfigured, match="WB_SUMS: 'abc123' is not a sha256"):
+        env_sha256s("WB_SUMS")
+
+
+def test_env_names_refuses_bad_names_and_the_servers_own_secrets(monkeypatch):
+    monkeypatch.setenv("WB_KEYS", "OPENAI_API_KEY,MY_KEY_2")
+    assert env_names("WB_KEYS", [], refused=frozenset({"SECRET_KEY"})) == ["OPENAI_API_KEY", "MY_KEY_2"]
+    for raw, error in (("OPENAI-KEY", "not an environment variable name"), ("SECRET_KEY", "never list it")):
+        monkeypatch.setenv("WB_KEYS", raw)
+        with pytest.raises(ImproperlyConfigured, match=error):
+            env_names("WB_KEYS", [], refused=frozenset({"SECRET_KEY"}))
+
+
+def test_env_hosts_takes_names_addresses_and_networks(monkeypatch):
+    monkeypatch.setenv("WB_HOSTS", "API.OpenAI.com.,10.0.0.0/24,[::1],192.168.1.5")
+    assert env_hosts("WB_HOSTS", []) == ["api.openai.com", "10.0.0.0/24", "[::1]", "192.168.1.5"]
+    monkeypatch.setenv("WB_HOSTS", "http://evil.example/v1")
+    with pytest.raises(ImproperlyConfigured, match="not a host name, an address or a network"):
+        env_hosts("WB_HOSTS", [])
+
+
 # --- the whole settings module, in a fresh interpreter -------------------------------------------
 
 
@@ -213,6 +274,12 @@ def test_settings_refuse_debug_off_without_secret_key(tmp_path):
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_settings_refuse_a_model_folder_inside_the_uploads(tmp_path):
+    result = setup_django(tmp_path, WORKBENCH_MODEL_DIRS=str(tmp_path / "var" / "media" / "corpora"))
+    assert result.returncode != 0
+    assert "WORKBENCH_MODEL_DIRS" in result.stderr and "where uploads are kept" in result.stderr
+
+
 def test_settings_refuse_an_unsupported_database_url(tmp_path):
     result = setup_django(tmp_path, DATABASE_URL="mysql://x")
     assert result.returncode != 0
@@ -224,3 +291,32 @@ def test_database_sqlite_url_with_relative_path_is_relative_to_the_current_folde
     monkeypatch.chdir(tmp_path)
     config = database_config("sqlite:///relative.db", tmp_path / "var")
     assert config["NAME"] == str(tmp_path / "relative.db")
+
+
+def test_env_storage_reads_the_backend_and_its_options(monkeypatch):
+    default = "django.core.files.storage.FileSystemStorage"
+    monkeypatch.delenv("WB_STORE", raising=False)
+    monkeypatch.delenv("WB_STORE_OPTIONS", raising=False)
+    assert env_storage("WB_STORE", "WB_STORE_OPTIONS", default) == {"BACKEND": default, "OPTIONS": {}}
+    monkeypatch.setenv("WB_STORE", "django.core.files.storage.InMemoryStorage")
+    monkeypatch.setenv("WB_STORE_OPTIONS", '{"location": "shared"}')
+    assert env_storage("WB_STORE", "WB_STORE_OPTIONS", default) == {
+        "BACKEND": "django.core.files.storage.InMemoryStorage",
+        "OPTIONS": {"location": "shared"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("backend", "options", "message"),
+    [
+        ("storages.backends.s3.S3Storage", "", "no module storages.backends.s3"),
+        ("S3Storage", "", "dotted path"),
+        ("django.core.files.storage.InMemoryStorage", "{bucket", "not JSON"),
+        ("django.core.files.storage.InMemoryStorage", "[1]", "JSON object"),
+    ],
+)
+def test_env_storage_refuses_what_cannot_work_naming_the_variable(monkeypatch, backend, options, message):
+    monkeypatch.setenv("WB_STORE", backend)
+    monkeypatch.setenv("WB_STORE_OPTIONS", options)
+    with pytest.raises(ImproperlyConfigured, match=message):
+        env_storage("WB_STORE", "WB_STORE_OPTIONS", "django.core.files.storage.FileSystemStorage")

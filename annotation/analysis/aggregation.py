@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import pandas as pd
-from scipy import stats
 
 from annotation.analysis.agreement import QUESTIONS
+from core.statistics import nan_for_none, spearman
 
 ITEM_COLUMNS = ["item", "compound", "question", "mean", "median", "std", "n"]
 COMPOUND_COLUMNS = ["compound", "question", "comp_mean", "comp_median", "n_items", "n_ratings"]
@@ -54,8 +54,5 @@ def per_compound(
 def mean_median_correlation(per_item_df: pd.DataFrame, question: str = "compound_score") -> dict:
     """Spearman rho and p between the per-item means and medians of one question."""
     rows = per_item_df[per_item_df["question"] == question]
-    n = len(rows)
-    if n < 3 or rows["mean"].nunique() < 2 or rows["median"].nunique() < 2:
-        return {"question": question, "rho": float("nan"), "p": float("nan"), "n": n}
-    result = stats.spearmanr(rows["mean"].to_numpy(), rows["median"].to_numpy())
-    return {"question": question, "rho": float(result.statistic), "p": float(result.pvalue), "n": n}
+    result = spearman(rows["mean"].to_numpy(dtype=float), rows["median"].to_numpy(dtype=float))
+    return {"question": question, "rho": nan_for_none(result.rho), "p": nan_for_none(result.p), "n": len(rows)}

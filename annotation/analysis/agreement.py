@@ -223,9 +223,12 @@ def agreement_table(
     n_resamples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
-    bootstrap_top_k: bool = False,
 ) -> list[dict]:
-    """Rows {question, level, procedure, alpha, low, high, n_items, n_annotators} for full, top2 and top3."""
+    """Rows {question, level, procedure, alpha, low, high, n_items, n_annotators, interval_note} for full, top2, top3.
+
+    Every procedure is bootstrapped (resampling the items it kept); ``interval_note`` says why an interval is
+    missing when it cannot exist, and is empty otherwise.
+    """
     rows: list[dict] = []
     for question in questions:
         matrix = reliability_matrix(ratings, question)
@@ -240,8 +243,7 @@ def agreement_table(
             subsets.append((f"top{k}", sub))
         for level in levels:
             for procedure, data in subsets:
-                resamples = n_resamples if procedure == "full" or bootstrap_top_k else 0
-                result = _bootstrap_matrix(data, level, resamples, seed, confidence)
+                result = _bootstrap_matrix(data, level, n_resamples, seed, confidence)
                 rows.append(
                     {
                         "question": question,
@@ -252,6 +254,22 @@ def agreement_table(
                         "high": result.high,
                         "n_items": result.n_items,
                         "n_annotators": result.n_annotators,
+                        "interval_note": interval_note(result, procedure),
                     }
                 )
     return rows
+
+
+def interval_note(result: AlphaResult, procedure: str = "full") -> str:
+    """Why ``result`` has no bootstrap interval, in words; empty when it has one."""
+    if np.isfinite(result.low) and np.isfinite(result.high):
+        return ""
+    if result.n_resamples == 0:
+        return "not bootstrapped"
+    if result.n_items == 0:
+        if procedure.startswith("top"):
+            return f"no item was rated by {procedure[3:]} annotators in common"
+        return "no item has two ratings"
+    if result.n_items == 1:
+        return "one item only: resampling it cannot vary"
+    return "the ratings vary in no resample (alpha is undefined without variation)"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from annotation.analysis.agreement import (
     SCORE_DOMAIN,
@@ -18,6 +16,7 @@ from annotation.analysis.agreement import (
     item_coincidences,
     value_counts,
 )
+from core.statistics import nan_for_none, spearman
 
 MIN_SHARED = 3
 
@@ -45,11 +44,9 @@ def annotator_reliability(
         others = (item_sum[shared] - values[a, shared]) / (item_n[shared] - 1)
         rho = p = float("nan")
         if shared.sum() >= MIN_SHARED:
-            with warnings.catch_warnings():
-                # A constant annotator (or constant others) has no defined rank correlation: NaN is the answer.
-                warnings.simplefilter("ignore", stats.ConstantInputWarning)
-                result = stats.spearmanr(matrix[a, shared], others)
-            rho, p = float(result.statistic), float(result.pvalue)
+            # A constant annotator (or constant others) has no defined rank correlation: NaN is the answer.
+            result = spearman(matrix[a, shared], others)
+            rho, p = nan_for_none(result.rho), nan_for_none(result.p)
         rows.append(
             {
                 "annotator": annotator,
@@ -65,17 +62,26 @@ def annotator_reliability(
 
 @dataclass(frozen=True)
 class FilterPolicy:
-    """Which annotators to drop: too few items, too low a Spearman rho, or too low a gold accuracy."""
+    """Which annotators to drop: too few items, too low a Spearman rho or gold accuracy, or flagged by quality checks."""
 
     name: str
     min_rho: float | None = 0.2
     min_items: int = 0
     min_gold_accuracy: float | None = None
+    exclude_flagged: bool = False
 
-    def apply(self, reliability: pd.DataFrame, gold_accuracy: Mapping | None = None) -> tuple[list, list[dict]]:
-        """Kept annotators and removed [{annotator, reason}]; annotators with no gold accuracy are not judged on it."""
+    def apply(
+        self, reliability: pd.DataFrame, gold_accuracy: Mapping | None = None, flagged: Mapping | None = None
+    ) -> tuple[list, list[dict]]:
+        """Kept annotators and removed [{annotator, reason}].
+
+        Annotators with no gold accuracy are not judged on it; ``flagged`` maps the annotators the
+        campaign's quality thresholds flag to why (``annotation.analysis.quality``).
+        """
         if self.min_gold_accuracy is not None and gold_accuracy is None:
             raise ValueError(f"policy {self.name!r} needs gold accuracies")
+        if self.exclude_flagged and flagged is None:
+            raise ValueError(f"policy {self.name!r} needs the flagged annotators")
         kept: list = []
         removed: list[dict] = []
         for row in reliability.itertuples(index=False):
@@ -92,6 +98,8 @@ class FilterPolicy:
                 accuracy = gold_accuracy.get(row.annotator)
                 if accuracy is not None and accuracy < self.min_gold_accuracy:
                     reasons.append(f"gold accuracy {accuracy:.3f} < {self.min_gold_accuracy}")
+            if self.exclude_flagged and flagged and row.annotator in flagged:
+                reasons.append(f"flagged: {flagged[row.annotator]}")
             if reasons:
                 removed.append({"annotator": row.annotator, "reason": "; ".join(reasons)})
             else:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from scipy.stats import spearmanr
 
-CLASSES = ("idiomatic", "partly_compositional", "compositional")
+from core.statistics import spearman
+from datasets.vocabulary import CLASSES
+
 QUESTIONS = {"compound": "compound_score", "head": "head_score", "modifier": "modifier_score"}
 SPREAD_THRESHOLD, HIGH_SPREAD = 0.6, 1.0
 
@@ -22,12 +23,9 @@ def _number(value: float) -> float | None:
 
 def correlation(x: pd.Series, y: pd.Series) -> dict:
     """Spearman rho and p over the pairs where both are known (None when fewer than 3)."""
-    both = pd.concat([x, y], axis=1).dropna()
-    if len(both) < 3:
-        return {"rho": None, "p": None, "n": int(len(both))}
-    rho, p = spearmanr(both.iloc[:, 0], both.iloc[:, 1])
+    rho, p, n = spearman(x.to_numpy(dtype=float), y.to_numpy(dtype=float))
     # p is not rounded: values like 1e-80 must not print as 0.
-    return {"rho": _number(rho), "p": None if math.isnan(p) else float(p), "n": int(len(both))}
+    return {"rho": _number(rho), "p": p, "n": n}
 
 
 def compound_table(sentences: pd.DataFrame) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.formats.records import ParseResult, SentenceRecord
 from datasets.formats.spans import find_compound, is_plural_form
 
@@ -26,7 +26,7 @@ def locate_compound(sentence: SentenceRecord, text: str, compound: str, language
     sentence.fields.update(
         span_start=start,
         span_end=end,
-        span_source=v.SPAN_FROM_SEARCH if first.exact else v.SPAN_FROM_FUZZY,
+        span_source=vocabulary.SPAN_FROM_SEARCH if first.exact else vocabulary.SPAN_FROM_FUZZY,
         plural=is_plural_form(text[start:end], compound, language),
     )
     if not first.exact:

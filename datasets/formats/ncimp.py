@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from datasets import vocabulary as v
+from datasets import vocabulary
+from datasets.formats.frame import check_frame
 from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     SKIPPED,
     WARNING,
     CompoundRecord,
+    FirstRows,
     InputError,
     ParseResult,
     Problem,
@@ -59,58 +61,58 @@ NEUTRAL_PLURAL_SENTENCE = "neutral sentence plural"
 IGNORED = {"compound", "entire original sentence", "entire neutral sentence"}
 
 FIXED_COLUMNS: dict[str, Column] = {
-    "compound noun": Column(v.ORIGINAL, isolated=True),
-    "original head only": Column(v.HEAD_ONLY),
-    "original modifier only": Column(v.MODIFIER_ONLY),
-    "head only plural": Column(v.HEAD_ONLY, plural=True),
-    "compound noun head": Column(v.HEAD_ONLY, isolated=True),
-    "compound noun modifier": Column(v.MODIFIER_ONLY, isolated=True),
-    "generic modifier": Column(v.GENERIC_MODIFIER),
-    "generic head": Column(v.GENERIC_HEAD),
-    "modifier hypernym": Column(v.GENERIC_MODIFIER),
-    "head hypernym": Column(v.GENERIC_HEAD),
-    "neutral sentence hypernym": Column(v.GENERIC_BOTH),
-    "generic compound noun": Column(v.GENERIC_COMPOUND),
-    "synonym for compound": Column(v.SYNONYM_NC),
-    "only mwe synonym": Column(v.SYNONYM_NC, isolated=True),
-    "mwe synonym plural": Column(v.SYNONYM_NC, plural=True),
-    "synonym for compoundplural": Column(v.SYNONYM_NC, plural=True),
-    "only synonym for compoundplural": Column(v.SYNONYM_NC, isolated=True, plural=True),
-    "synonym for compound2": Column(v.SYNONYM_NC, rank=2),
-    "only synonym for compound2": Column(v.SYNONYM_NC, rank=2, isolated=True),
-    "synonym for compound2 plural": Column(v.SYNONYM_NC, rank=2, plural=True),
-    "only synonym for compound2 plural": Column(v.SYNONYM_NC, rank=2, isolated=True, plural=True),
-    "synonym modifier": Column(v.SYNONYM_MODIFIER),
-    "modifier synonym": Column(v.SYNONYM_MODIFIER),
-    "synonym head": Column(v.SYNONYM_HEAD),
-    "head synonym": Column(v.SYNONYM_HEAD),
-    "head synonym plural": Column(v.SYNONYM_HEAD, plural=True),
-    "synonym both": Column(v.SYNONYM_BOTH),
-    "synonym both plural": Column(v.SYNONYM_BOTH, plural=True),
-    "both synonyms plural": Column(v.SYNONYM_BOTH, plural=True),
-    "only synonym both": Column(v.SYNONYM_BOTH, isolated=True),
-    "only both synonyms": Column(v.SYNONYM_BOTH, isolated=True),
+    "compound noun": Column(vocabulary.ORIGINAL, isolated=True),
+    "original head only": Column(vocabulary.HEAD_ONLY),
+    "original modifier only": Column(vocabulary.MODIFIER_ONLY),
+    "head only plural": Column(vocabulary.HEAD_ONLY, plural=True),
+    "compound noun head": Column(vocabulary.HEAD_ONLY, isolated=True),
+    "compound noun modifier": Column(vocabulary.MODIFIER_ONLY, isolated=True),
+    "generic modifier": Column(vocabulary.GENERIC_MODIFIER),
+    "generic head": Column(vocabulary.GENERIC_HEAD),
+    "modifier hypernym": Column(vocabulary.GENERIC_MODIFIER),
+    "head hypernym": Column(vocabulary.GENERIC_HEAD),
+    "neutral sentence hypernym": Column(vocabulary.GENERIC_BOTH),
+    "generic compound noun": Column(vocabulary.GENERIC_COMPOUND),
+    "synonym for compound": Column(vocabulary.SYNONYM_NC),
+    "only mwe synonym": Column(vocabulary.SYNONYM_NC, isolated=True),
+    "mwe synonym plural": Column(vocabulary.SYNONYM_NC, plural=True),
+    "synonym for compoundplural": Column(vocabulary.SYNONYM_NC, plural=True),
+    "only synonym for compoundplural": Column(vocabulary.SYNONYM_NC, isolated=True, plural=True),
+    "synonym for compound2": Column(vocabulary.SYNONYM_NC, rank=2),
+    "only synonym for compound2": Column(vocabulary.SYNONYM_NC, rank=2, isolated=True),
+    "synonym for compound2 plural": Column(vocabulary.SYNONYM_NC, rank=2, plural=True),
+    "only synonym for compound2 plural": Column(vocabulary.SYNONYM_NC, rank=2, isolated=True, plural=True),
+    "synonym modifier": Column(vocabulary.SYNONYM_MODIFIER),
+    "modifier synonym": Column(vocabulary.SYNONYM_MODIFIER),
+    "synonym head": Column(vocabulary.SYNONYM_HEAD),
+    "head synonym": Column(vocabulary.SYNONYM_HEAD),
+    "head synonym plural": Column(vocabulary.SYNONYM_HEAD, plural=True),
+    "synonym both": Column(vocabulary.SYNONYM_BOTH),
+    "synonym both plural": Column(vocabulary.SYNONYM_BOTH, plural=True),
+    "both synonyms plural": Column(vocabulary.SYNONYM_BOTH, plural=True),
+    "only synonym both": Column(vocabulary.SYNONYM_BOTH, isolated=True),
+    "only both synonyms": Column(vocabulary.SYNONYM_BOTH, isolated=True),
 }
 
 # Numbered columns: "nc rand freq sentence3", "head synonym alt2" … (alternatives rank from 2).
 PATTERNS: list[tuple[re.Pattern, Column, int]] = [
-    (re.compile(r"^nc rand freq sentence(\d)$"), Column(v.RANDOM_FREQ), 0),
-    (re.compile(r"^nc rand freq mod neutral sentence(\d)$"), Column(v.RANDOM_FREQ_MODIFIER_ONLY), 0),
-    (re.compile(r"^nc rand freq head neutral sentence(\d)$"), Column(v.RANDOM_FREQ_HEAD_ONLY), 0),
-    (re.compile(r"^nc rand freq mod(\d)$"), Column(v.RANDOM_FREQ_MODIFIER_ONLY, isolated=True), 0),
-    (re.compile(r"^nc rand freq head(\d)$"), Column(v.RANDOM_FREQ_HEAD_ONLY, isolated=True), 0),
-    (re.compile(r"^nc rand freq(\d)$"), Column(v.RANDOM_FREQ, isolated=True), 0),
-    (re.compile(r"^nc rand sentence(\d)$"), Column(v.RANDOM), 0),
-    (re.compile(r"^nc rand mod neutral sentence(\d)$"), Column(v.RANDOM_MODIFIER_ONLY), 0),
-    (re.compile(r"^nc rand head neutral sentence(\d)$"), Column(v.RANDOM_HEAD_ONLY), 0),
-    (re.compile(r"^nc rand mod(\d)$"), Column(v.RANDOM_MODIFIER_ONLY, isolated=True), 0),
-    (re.compile(r"^nc rand head(\d)$"), Column(v.RANDOM_HEAD_ONLY, isolated=True), 0),
-    (re.compile(r"^modifier synonym alt(\d)$"), Column(v.SYNONYM_MODIFIER), 1),
-    (re.compile(r"^head synonym alt(\d)$"), Column(v.SYNONYM_HEAD), 1),
-    (re.compile(r"^only modifier synonym alt(\d)$"), Column(v.MODIFIER_SYNONYM_ONLY), 1),
-    (re.compile(r"^only head synonym alt(\d)$"), Column(v.HEAD_SYNONYM_ONLY), 1),
-    (re.compile(r"^both synonym alt(\d)$"), Column(v.SYNONYM_BOTH), 1),
-    (re.compile(r"^only both synonym alt(\d)$"), Column(v.SYNONYM_BOTH, isolated=True), 1),
+    (re.compile(r"^nc rand freq sentence(\d)$"), Column(vocabulary.RANDOM_FREQ), 0),
+    (re.compile(r"^nc rand freq mod neutral sentence(\d)$"), Column(vocabulary.RANDOM_FREQ_MODIFIER_ONLY), 0),
+    (re.compile(r"^nc rand freq head neutral sentence(\d)$"), Column(vocabulary.RANDOM_FREQ_HEAD_ONLY), 0),
+    (re.compile(r"^nc rand freq mod(\d)$"), Column(vocabulary.RANDOM_FREQ_MODIFIER_ONLY, isolated=True), 0),
+    (re.compile(r"^nc rand freq head(\d)$"), Column(vocabulary.RANDOM_FREQ_HEAD_ONLY, isolated=True), 0),
+    (re.compile(r"^nc rand freq(\d)$"), Column(vocabulary.RANDOM_FREQ, isolated=True), 0),
+    (re.compile(r"^nc rand sentence(\d)$"), Column(vocabulary.RANDOM), 0),
+    (re.compile(r"^nc rand mod neutral sentence(\d)$"), Column(vocabulary.RANDOM_MODIFIER_ONLY), 0),
+    (re.compile(r"^nc rand head neutral sentence(\d)$"), Column(vocabulary.RANDOM_HEAD_ONLY), 0),
+    (re.compile(r"^nc rand mod(\d)$"), Column(vocabulary.RANDOM_MODIFIER_ONLY, isolated=True), 0),
+    (re.compile(r"^nc rand head(\d)$"), Column(vocabulary.RANDOM_HEAD_ONLY, isolated=True), 0),
+    (re.compile(r"^modifier synonym alt(\d)$"), Column(vocabulary.SYNONYM_MODIFIER), 1),
+    (re.compile(r"^head synonym alt(\d)$"), Column(vocabulary.SYNONYM_HEAD), 1),
+    (re.compile(r"^only modifier synonym alt(\d)$"), Column(vocabulary.MODIFIER_SYNONYM_ONLY), 1),
+    (re.compile(r"^only head synonym alt(\d)$"), Column(vocabulary.HEAD_SYNONYM_ONLY), 1),
+    (re.compile(r"^both synonym alt(\d)$"), Column(vocabulary.SYNONYM_BOTH), 1),
+    (re.compile(r"^only both synonym alt(\d)$"), Column(vocabulary.SYNONYM_BOTH, isolated=True), 1),
 ]
 
 
@@ -173,8 +175,9 @@ def parse_file(path: Path, language: str) -> ParseResult:
             continue
         variant_columns.append((name, index, tag, spec))
     col = {name: (index, tag) for name, index, tag in pairs}
-    kind = v.NEUTRAL_SHORT if neutral else v.NATURALISTIC
-    slot = v.NEUTRAL_SINGULAR_SLOT if neutral else NATURALISTIC_FILES[path.name]
+    kind = vocabulary.NEUTRAL_SHORT if neutral else vocabulary.NATURALISTIC
+    slot = vocabulary.NEUTRAL_SINGULAR_SLOT if neutral else NATURALISTIC_FILES[path.name]
+    first_rows = FirstRows(result, label)
     for line, row in rows:
         result.rows_read += 1
         if not any(cell.strip() for cell in row):
@@ -185,6 +188,8 @@ def parse_file(path: Path, language: str) -> ParseResult:
         compound = " ".join(row[col["compound"][0]].split())
         if not compound:
             result.problem(label, line, "empty compound", column="compound")
+            continue
+        if first_rows.repeated(vocabulary.compound_key(compound), compound, line):
             continue
         fields = {}
         if "compound noun head" in col and "compound noun modifier" in col:
@@ -198,8 +203,8 @@ def parse_file(path: Path, language: str) -> ParseResult:
         row_parser = _Row(result, label, line, row, col, language, compound)
         sentences = {slot: row_parser.sentence(sentence_column, kind, slot, plural=False)}
         if neutral and NEUTRAL_PLURAL_SENTENCE in col:
-            sentences[v.NEUTRAL_PLURAL_SLOT] = row_parser.sentence(
-                NEUTRAL_PLURAL_SENTENCE, kind, v.NEUTRAL_PLURAL_SLOT, plural=True
+            sentences[vocabulary.NEUTRAL_PLURAL_SLOT] = row_parser.sentence(
+                NEUTRAL_PLURAL_SENTENCE, kind, vocabulary.NEUTRAL_PLURAL_SLOT, plural=True
             )
         taken: dict[tuple, str] = {}
         for name, _, _, spec in variant_columns:
@@ -251,7 +256,7 @@ class _Row:
             self.result.warn(source, f"malformed tag: {reason}", "malformed tag", record)
             locate_compound(record, text, self.compound, self.language, self.result)
         else:
-            fields.update(span_start=span[0], span_end=span[1], span_source=v.SPAN_FROM_TAGS)
+            fields.update(span_start=span[0], span_end=span[1], span_source=vocabulary.SPAN_FROM_TAGS)
             fields["plural"] = is_plural_form(text[span[0] : span[1]], self.compound, self.language)
         fields["plural"] = plural or fields["plural"]
         self.result.sentences.append(record)
@@ -288,11 +293,11 @@ class _Row:
             )
             return
         taken[key] = name
-        fields = {"text": text, "status": v.APPROVED, "origin": v.ORIGIN_IMPORTED}
+        fields = {"text": text, "status": vocabulary.APPROVED, "origin": vocabulary.ORIGIN_IMPORTED}
         flags: list[str] = []
         span, reason = self.tags(name, text, raw_tags)
         if span is not None:
-            fields["span_source"] = v.SPAN_FROM_TAGS
+            fields["span_source"] = vocabulary.SPAN_FROM_TAGS
         else:
             self.result.warn(Source(self.label, self.line, name), f"malformed tag: {reason}", "malformed tag")
             flags.append(f"malformed tag: {reason}")
@@ -301,30 +306,32 @@ class _Row:
                 span = (0, len(text.rstrip())) if text.strip() else None
             elif original.get("span_start") is not None:
                 span = span_from_diff(original["text"], (original["span_start"], original["span_end"]), text)
-            fields["span_source"] = (v.SPAN_FROM_DIFF if not spec.isolated else v.SPAN_FROM_TAGS) if span else ""
+            fields["span_source"] = (
+                (vocabulary.SPAN_FROM_DIFF if not spec.isolated else vocabulary.SPAN_FROM_TAGS) if span else ""
+            )
             if span:
                 flags.append("span recovered from the minimal-pair difference")
         fields["span_start"], fields["span_end"] = span if span else (None, None)
-        self.result.variants.append(
-            VariantRecord(
-                self.language,
-                self.compound,
-                sentence_kind,
-                slot,
-                spec.kind,
-                spec.rank,
-                spec.isolated,
-                Source(self.label, self.line, name),
-                fields,
-                flags,
-            )
+        variant = VariantRecord(
+            self.language,
+            self.compound,
+            sentence_kind,
+            slot,
+            spec.kind,
+            spec.rank,
+            spec.isolated,
+            Source(self.label, self.line, name),
+            fields,
+            flags,
         )
+        self.result.variants.append(variant)
+        check_frame(self.result, sentence.fields, variant)
 
     def _pair_slot(self, spec: Column, text: str, sentences: dict) -> int:
         """Which sentence a variant pairs with: naturalistic files have one; neutral ones two."""
         if len(sentences) == 1:
             return next(iter(sentences))
-        default = v.NEUTRAL_PLURAL_SLOT if spec.plural else v.NEUTRAL_SINGULAR_SLOT
+        default = vocabulary.NEUTRAL_PLURAL_SLOT if spec.plural else vocabulary.NEUTRAL_SINGULAR_SLOT
         if spec.isolated or spec.plural:
             return default
         # Some columns not named plural hold the plural pattern ("Estes são índios aculturados"):

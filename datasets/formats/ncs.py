@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from datasets import vocabulary as v
+from datasets import vocabulary
+from datasets.formats.frame import check_frame
 from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     WARNING,
     CompoundRecord,
+    FirstRows,
     InputError,
     ParseResult,
     Problem,
@@ -27,9 +29,9 @@ from datasets.formats.spans import span_from_diff
 
 # file -> {column: variant kind}
 PROBES = {
-    "P1_sents.csv": {"mwe synonym": v.SYNONYM_NC},
-    "P2_sents.csv": {"head only": v.HEAD_ONLY, "modifier only": v.MODIFIER_ONLY},
-    "P3_sents.csv": {"both synonyms": v.SYNONYM_BOTH},
+    "P1_sents.csv": {"mwe synonym": vocabulary.SYNONYM_NC},
+    "P2_sents.csv": {"head only": vocabulary.HEAD_ONLY, "modifier only": vocabulary.MODIFIER_ONLY},
+    "P3_sents.csv": {"both synonyms": vocabulary.SYNONYM_BOTH},
 }
 REQUIRED = ["compound", "neutral sentence"]
 
@@ -71,6 +73,7 @@ def parse_language(folder: Path, language: str) -> ParseResult:
         if missing:
             raise InputError([Problem(label, 1, f"missing column(s) {', '.join(missing)}; found {header}")])
         col = {h: i for i, h in enumerate(header)}
+        first_rows = FirstRows(result, label)
         for line, row in rows:
             result.rows_read += 1
             if not any(cell.strip() for cell in row):
@@ -84,7 +87,9 @@ def parse_language(folder: Path, language: str) -> ParseResult:
                 result.problem(label, line, "empty compound or neutral sentence")
                 continue
             source = Source(label, line, "neutral sentence")
-            key = v.compound_key(compound)
+            key = vocabulary.compound_key(compound)
+            if first_rows.repeated(key, compound, line):
+                continue
             if key not in sentences:
                 result.compounds.append(CompoundRecord(language, compound, Source(label, line)))
                 sentence = _sentence(language, compound, text, source, result)
@@ -110,8 +115,8 @@ def parse_language(folder: Path, language: str) -> ParseResult:
                     continue
                 fields = {
                     "text": cell,
-                    "status": v.APPROVED,
-                    "origin": v.ORIGIN_IMPORTED,
+                    "status": vocabulary.APPROVED,
+                    "origin": vocabulary.ORIGIN_IMPORTED,
                     "span_start": None,
                     "span_end": None,
                     "span_source": "",
@@ -119,7 +124,7 @@ def parse_language(folder: Path, language: str) -> ParseResult:
                 flags = []
                 diff = span_from_diff(known_text, span, cell) if span[0] is not None else None
                 if diff:
-                    fields.update(span_start=diff[0], span_end=diff[1], span_source=v.SPAN_FROM_DIFF)
+                    fields.update(span_start=diff[0], span_end=diff[1], span_source=vocabulary.SPAN_FROM_DIFF)
                 else:
                     flags.append("replacement span not found")
                     result.problem(
@@ -130,20 +135,20 @@ def parse_language(folder: Path, language: str) -> ParseResult:
                         column=column,
                         kind="variant span not found",
                     )
-                result.variants.append(
-                    VariantRecord(
-                        language,
-                        compound,
-                        v.NEUTRAL_SHORT,
-                        v.NEUTRAL_SINGULAR_SLOT,
-                        kind,
-                        1,
-                        False,
-                        Source(label, line, column),
-                        fields,
-                        flags,
-                    )
+                variant = VariantRecord(
+                    language,
+                    compound,
+                    vocabulary.NEUTRAL_SHORT,
+                    vocabulary.NEUTRAL_SINGULAR_SLOT,
+                    kind,
+                    1,
+                    False,
+                    Source(label, line, column),
+                    fields,
+                    flags,
                 )
+                result.variants.append(variant)
+                check_frame(result, sentence.fields, variant)
     for sentence, _ in sentences.values():
         result.sentences.append(sentence)
     return result
@@ -151,6 +156,8 @@ def parse_language(folder: Path, language: str) -> ParseResult:
 
 def _sentence(language: str, compound: str, text: str, source: Source, result: ParseResult) -> SentenceRecord:
     fields = {"text": text, "available": True, "corpus_pointer": ""}
-    record = SentenceRecord(language, compound, v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT, source, fields)
+    record = SentenceRecord(
+        language, compound, vocabulary.NEUTRAL_SHORT, vocabulary.NEUTRAL_SINGULAR_SLOT, source, fields
+    )
     locate_compound(record, text, compound, language, result)
     return record

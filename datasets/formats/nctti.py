@@ -11,12 +11,13 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.formats.locate import locate_compound
 from datasets.formats.records import (
     SKIPPED,
     WARNING,
     CompoundRecord,
+    FirstRows,
     InputError,
     ParaphraseRecord,
     ParseResult,
@@ -69,7 +70,7 @@ def parse_language(directory: Path, language: str) -> ParseResult:
     if missing:
         raise InputError([Problem(data_path.name, 1, f"missing column(s) {', '.join(missing)}; found {header}")])
     col = {name: i for i, name in enumerate(header)}
-    seen: dict[str, int] = {}
+    first_rows = FirstRows(result, data_path.name)
     compounds: dict[str, CompoundRecord] = {}
     token_scores: dict[str, list[float | None]] = {}
     for line, row in rows:
@@ -83,22 +84,20 @@ def parse_language(directory: Path, language: str) -> ParseResult:
         if not text:
             result.problem(data_path.name, line, "empty compound", column="compound")
             continue
-        key = v.compound_key(text)
-        if key in seen:
-            result.problem(data_path.name, line, f"compound {text!r} already on line {seen[key]}", column="compound")
+        key = vocabulary.compound_key(text)
+        if first_rows.repeated(key, text, line):
             continue
-        seen[key] = line
         source = Source(data_path.name, line)
         record = CompoundRecord(language, text, source)
         raw_class = row[col["CompScale"]].strip()
-        if raw_class and raw_class.upper() not in v.CLASS_CODES:
+        if raw_class and raw_class.upper() not in vocabulary.CLASS_CODES:
             result.problem(
                 data_path.name, line, f"unknown class {raw_class!r} (expected NC, PC or C)", column="CompScale"
             )
             continue
         # No head/modifier here: the importer guesses them for new compounds only, so
         # that NCIMP's explicit columns are never overwritten by the guess.
-        record.fields["compositionality_class"] = v.CLASS_CODES.get(raw_class.upper())
+        record.fields["compositionality_class"] = vocabulary.CLASS_CODES.get(raw_class.upper())
         scores: dict[str, float | None] = {}
         bad = False
         for name in ("CompType", "MeanS1", "MeanS2", "MeanS3"):
@@ -139,17 +138,20 @@ def parse_language(directory: Path, language: str) -> ParseResult:
         means = [scores["MeanS1"], scores["MeanS2"], scores["MeanS3"]]
         present = [m for m in means if m is not None]
         record.fields["token_score"] = round(sum(present) / len(present), 4) if present else None
+        record.derived = frozenset({"token_score"})
         token_scores[key] = means
         compounds[key] = record
         result.compounds.append(record)
         for paraphrase, count in _paraphrase_counts(row[col["Synonyms"]]).items():
-            result.paraphrases.append(ParaphraseRecord(language, text, v.TYPE_LEVEL, paraphrase, count, source))
+            result.paraphrases.append(
+                ParaphraseRecord(language, text, vocabulary.TYPE_LEVEL, paraphrase, count, source)
+            )
         for slot in (1, 2, 3):
             name = f"SynonymsS{slot}"
             if name in col:
                 for paraphrase, count in _paraphrase_counts(row[col[name]]).items():
                     result.paraphrases.append(
-                        ParaphraseRecord(language, text, v.TOKEN_LEVEL, paraphrase, count, source, slot=slot)
+                        ParaphraseRecord(language, text, vocabulary.TOKEN_LEVEL, paraphrase, count, source, slot=slot)
                     )
     if sent_path.exists():
         _parse_sentences(sent_path, language, compounds, token_scores, result)
@@ -183,6 +185,7 @@ def _parse_sentences(
     if missing:
         raise InputError([Problem(path.name, 1, f"missing column(s) {', '.join(missing)}; found {header}")])
     col = {name: i for i, name in enumerate(header)}
+    first_rows = FirstRows(result, path.name)
     for line, row in rows:
         result.rows_read += 1
         if not any(cell.strip() for cell in row):
@@ -191,7 +194,9 @@ def _parse_sentences(
             result.problem(path.name, line, f"has {len(row)} fields, the header has {len(header)}")
             continue
         text = " ".join(row[col["compound"]].split())
-        record = compounds.get(v.compound_key(text))
+        if first_rows.repeated(vocabulary.compound_key(text), text, line):
+            continue
+        record = compounds.get(vocabulary.compound_key(text))
         if record is None:
             result.problem(
                 path.name,
@@ -206,8 +211,8 @@ def _parse_sentences(
             column = f"sentence{slot}"
             cell = row[col[column]]
             source = Source(path.name, line, column)
-            fields: dict = {"token_score": token_scores[v.compound_key(text)][slot - 1]}
-            sentence = SentenceRecord(language, record.text, v.NATURALISTIC, slot, source, fields)
+            fields: dict = {"token_score": token_scores[vocabulary.compound_key(text)][slot - 1]}
+            sentence = SentenceRecord(language, record.text, vocabulary.NATURALISTIC, slot, source, fields)
             pointer = bool(CORPUS_POINTER.match(cell))
             if pointer or not cell.strip():
                 fields.update(

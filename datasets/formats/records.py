@@ -48,6 +48,10 @@ class CompoundRecord:
     source: Source
     fields: dict = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
+    # Fields computed from other values rather than given as such (NCTTI's token_score, the mean of
+    # its sentences'; the NCIMP scores table's class, cut from the type score): they fill an empty
+    # field, and never replace a value a file gave.
+    derived: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -124,6 +128,26 @@ class ParseResult:
         return Counter(p.kind or p.reason for p in self.problems if p.severity == severity)
 
 
+class FirstRows:
+    """Where each compound of one file was first seen, to report a second row of it as an error."""
+
+    def __init__(self, result: ParseResult, file: str):
+        self.result, self.file, self.lines = result, file, {}
+
+    def repeated(self, key: str, text: str, line: int) -> bool:
+        if key in self.lines:
+            self.result.problem(
+                self.file,
+                line,
+                f"compound {text!r} already on line {self.lines[key]}: a file gives each compound once",
+                column="compound",
+                kind="duplicate row",
+            )
+            return True
+        self.lines[key] = line
+        return False
+
+
 class InputError(Exception):
     """Input that cannot be imported at all; nothing was written."""
 
@@ -144,14 +168,20 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+CUT_SHORT = "it looks cut short"
+
+
 def read_table(path: Path, delimiter: str = ",") -> tuple[list[str], list[tuple[int, list[str]]]]:
     """Header and rows of a CSV/TSV file, each row with its physical line number.
 
-    Raises InputError for unreadable files (not UTF-8, no header, broken quoting).
+    UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8" writes one). Raises InputError for
+    unreadable files (not UTF-8, no header, broken quoting) and for a file cut short: one that ends
+    inside a quoted cell, or without a line break after its last row.
     """
+    line = 1
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            reader = csv.reader(handle, delimiter=delimiter)
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle, delimiter=delimiter, strict=True)
             try:
                 header = next(reader)
             except StopIteration:
@@ -165,8 +195,20 @@ def read_table(path: Path, delimiter: str = ",") -> tuple[list[str], list[tuple[
     except UnicodeDecodeError as exc:
         raise InputError([Problem(path.name, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
     except csv.Error as exc:
-        raise InputError([Problem(path.name, None, f"not valid CSV: {exc}")]) from None
+        if "unexpected end of data" in str(exc):
+            reason = f"the file ends inside a quoted cell: {CUT_SHORT}"
+            raise InputError([Problem(path.name, line + 1, reason, kind="file cut short")]) from None
+        raise InputError([Problem(path.name, line + 1, f"not valid CSV: {exc}")]) from None
+    if not ends_with_line_break(path):
+        reason = f"the file ends inside this row, without a line break: {CUT_SHORT} (if the row is complete, end the file with a line break)"
+        raise InputError([Problem(path.name, rows[-1][0] if rows else 1, reason, kind="file cut short")])
     return [h.strip() for h in header], rows
+
+
+def ends_with_line_break(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, 2)
+        return handle.read(1) in (b"\n", b"\r")
 
 
 def parse_score(raw: str) -> float | None:

@@ -61,7 +61,7 @@ def span_from_diff(original: str, original_span: Span, variant: str) -> Span | N
     prefix = 0
     # Words before the compound may change with it (a/an, gender agreement): such pairs
     # still frame the replacement; never go past the compound's first word.
-    while prefix < min(first_nc, len(v_words)) and _same_frame_word(o_words[prefix], v_words[prefix]):
+    while prefix < min(first_nc, len(v_words)) and same_frame_word(o_words[prefix], v_words[prefix]):
         prefix += 1
     suffix = 0
     while (
@@ -89,7 +89,8 @@ _AGREEING_WORDS = [
 ]
 
 
-def _same_frame_word(original: str, variant: str) -> bool:
+def same_frame_word(original: str, variant: str) -> bool:
+    """The same word, or its form agreeing with another noun (a/an, este/esta, é/são …)."""
     if original == variant:
         return True
     pair = {original.casefold(), variant.casefold()}

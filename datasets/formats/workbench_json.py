@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.formats.records import (
     CompoundRecord,
     InputError,
@@ -24,11 +24,11 @@ from datasets.formats.records import (
 )
 from datasets.formats.spans import is_plural_form
 
-CLASSES = {value for value, _ in v.CLASS_CHOICES}
+CLASSES = {value for value, _ in vocabulary.CLASS_CHOICES}
 NEUTRAL_SLOTS = {
-    "short": (v.NEUTRAL_SHORT, v.NEUTRAL_SINGULAR_SLOT, False),
-    "short_plural": (v.NEUTRAL_SHORT, v.NEUTRAL_PLURAL_SLOT, True),
-    "long": (v.NEUTRAL_LONG, v.NEUTRAL_SINGULAR_SLOT, False),
+    "short": (vocabulary.NEUTRAL_SHORT, vocabulary.NEUTRAL_SINGULAR_SLOT, False),
+    "short_plural": (vocabulary.NEUTRAL_SHORT, vocabulary.NEUTRAL_PLURAL_SLOT, True),
+    "long": (vocabulary.NEUTRAL_LONG, vocabulary.NEUTRAL_SINGULAR_SLOT, False),
 }
 
 
@@ -52,7 +52,7 @@ def _line_of(raw: str, needle: str) -> int | None:
 def parse_file(path: Path, origin_label: str | None = None) -> ParseResult:
     label = origin_label or path.name
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the JSON
         data = json.loads(raw)
     except UnicodeDecodeError:
         raise InputError([Problem(label, None, "not UTF-8 text")]) from None
@@ -104,12 +104,12 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
                 "type_score": _score(item.get("type_score"), "type_score"),
                 "token_score": round(sum(present) / len(present), 4) if present else None,
                 "gold_synonym": item.get("gold_synonym", ""),
-                "gold_synonym_source": v.GOLD_FROM_FILE if item.get("gold_synonym") else "",
+                "gold_synonym_source": vocabulary.GOLD_FROM_FILE if item.get("gold_synonym") else "",
             },
         )
     )
     marked = [
-        (v.NATURALISTIC, slot, s["text"], score, None)
+        (vocabulary.NATURALISTIC, slot, s["text"], score, None)
         for slot, (s, score) in enumerate(zip(sentences, scores, strict=True), 1)
     ]
     for name, text_value in (item.get("neutral") or {}).items():
@@ -123,7 +123,7 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
             "text": plain,
             "span_start": start,
             "span_end": end,
-            "span_source": v.SPAN_FROM_MARKUP,
+            "span_source": vocabulary.SPAN_FROM_MARKUP,
             "available": True,
             "corpus_pointer": "",
             "token_score": score,
@@ -137,5 +137,5 @@ def _parse_compound(item: dict, source: Source, result: ParseResult) -> None:
         paraphrases.insert(0, {"text": item["gold_synonym"], "frequency": top + 1})
     for p in paraphrases:
         result.paraphrases.append(
-            ParaphraseRecord(language, text, v.TYPE_LEVEL, p["text"], int(p["frequency"]), source)
+            ParaphraseRecord(language, text, vocabulary.TYPE_LEVEL, p["text"], int(p["frequency"]), source)
         )

@@ -1,6 +1,20 @@
 """What every embedding backend shares: the config, the items and vectors, identities and span mapping.
 
 Pure: no Django, and no torch at import time (backends import their libraries when loaded).
+
+The backend interface (``Backend`` below) is five members: ``kind``, ``supports_span``,
+``identity()``, ``token_lengths(texts)`` and ``embed_batch(items, config)``. A backend whose forward
+pass computes several layers adds two more and can then run layer sweeps:
+
+- ``layer_count() -> int``: how many hidden states one pass gives (index 0 is the embedding layer,
+  as in transformers' ``hidden_states``; ELMo: 3);
+- ``embed_batch`` honours ``config.sweep``: each ``Vectors`` then also carries ``layer_sentences``
+  and ``layer_spans``, one row per swept layer (``config.sweep_layers(layer_count())`` order),
+  pooled exactly like the configured combination, from the same pass.
+  ``probing.embedding.transformer.pool_hidden_states`` does both poolings for any backend that has
+  its hidden states as a sequence of (batch, tokens, dim) tensors.
+
+Optionally ``tokens(item, config) -> Tokens`` says what the model read (``embed_text`` prints it).
 """
 
 from __future__ import annotations
@@ -16,8 +30,14 @@ from typing import Protocol
 import numpy as np
 
 DTYPES = ("float32", "bfloat16", "float16")
+# How a sweep's per-layer vectors are stored in the cache: float16 halves the bytes (about 3 decimal digits).
+SWEEP_STORAGE = ("float32", "float16")
+ALL_LAYERS = "all"
 SUBWORD_POOLINGS = ("mean",)
-BACKEND_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "openai")
+BACKEND_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "openai", "elmo")
+# EmbedConfig values a kind uses unless a model's config says otherwise: ELMo has three layers
+# (token layer, two LSTM layers), so the default "last four" would not exist; it averages all three.
+KIND_CONFIG_DEFAULTS = {"elmo": {"layers": [0, 1, 2]}}
 # Files whose bytes decide a model's vectors: weights, configs and tokenizer files (not READMEs).
 IDENTITY_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".json", ".txt", ".model", ".vec", ".kv", ".npy")
 
@@ -33,8 +53,15 @@ class EmbedConfig:
     max_length: int = 512
     batch_size: int = 32
     device: str = "cpu"
+    # A layer sweep: every hidden state ("all") or the listed ones, each pooled alone, besides ``layers``.
+    sweep: tuple[int, ...] | str | None = None
+    sweep_storage: str = "float32"
 
     def __post_init__(self) -> None:
+        if isinstance(self.layers, str):
+            raise ValueError(
+                f'layers must be a non-empty list of integers, not {self.layers!r} (a layer sweep is "sweep": "all")'
+            )
         layers = tuple(self.layers)
         if not layers or not all(isinstance(layer, int) and not isinstance(layer, bool) for layer in layers):
             raise ValueError(f"layers must be a non-empty list of integers, not {self.layers!r}")
@@ -51,20 +78,48 @@ class EmbedConfig:
                 raise ValueError(f"{name} must be a positive integer, not {value!r}")
         if not isinstance(self.device, str) or not self.device:
             raise ValueError(f"device must be a torch device name such as 'cpu' or 'cuda:0', not {self.device!r}")
+        if self.sweep is not None and self.sweep != ALL_LAYERS:
+            sweep = tuple(self.sweep) if isinstance(self.sweep, list | tuple) else None
+            if not sweep or not all(isinstance(layer, int) and not isinstance(layer, bool) for layer in sweep):
+                raise ValueError(f'sweep must be "all" or a non-empty list of layer indices, not {self.sweep!r}')
+            object.__setattr__(self, "sweep", sweep)
+        if self.sweep_storage not in SWEEP_STORAGE:
+            raise ValueError(f"sweep_storage must be one of {SWEEP_STORAGE}, not {self.sweep_storage!r}")
+
+    def sweep_layers(self, count: int) -> tuple[int, ...]:
+        """The swept hidden states as indices 0..count-1 (none without a sweep); ValueError for one that does not exist."""
+        if self.sweep is None:
+            return ()
+        if self.sweep == ALL_LAYERS:
+            return tuple(range(count))
+        out = []
+        for layer in self.sweep:
+            if not -count <= layer < count:
+                raise ValueError(f"layer {layer} does not exist: the model has hidden states 0..{count - 1}")
+            out.append(layer % count)
+        return tuple(dict.fromkeys(out))
 
     def vector_key(self) -> dict:
         # batch_size and device change speed, not vectors (batch-size invariance is tested).
-        return {
+        key = {
             "layers": list(self.layers),
             "subword_pooling": self.subword_pooling,
             "include_special_tokens": self.include_special_tokens,
             "dtype": self.dtype,
             "max_length": self.max_length,
         }
+        if self.sweep is not None:  # only then: the keys of every run without a sweep stay as they were
+            key["sweep"] = self.sweep if self.sweep == ALL_LAYERS else list(self.sweep)
+            key["sweep_storage"] = self.sweep_storage
+        return key
 
     def as_dict(self) -> dict:
         data = asdict(self)
         data["layers"] = list(self.layers)
+        if self.sweep is None:  # a run without a sweep keeps the config (and config hash) it always had
+            del data["sweep"], data["sweep_storage"]
+        elif self.sweep != ALL_LAYERS:
+            data["sweep"] = list(self.sweep)
         return data
 
     @classmethod
@@ -73,9 +128,28 @@ class EmbedConfig:
         unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
             raise ValueError(f"unknown embedding config keys: {', '.join(sorted(unknown))}")
-        if "layers" in data:
+        if data.get("layers") == ALL_LAYERS:  # {"layers": "all"}: a sweep over the default combination
+            del data["layers"]
+            data.setdefault("sweep", ALL_LAYERS)
+        if isinstance(data.get("layers"), list | tuple):
             data["layers"] = tuple(data["layers"])
         return cls(**data)
+
+
+def merge_config(*layers_of_settings: dict) -> dict:
+    """Config dicts merged left to right; ``"layers": "all"`` asks for a sweep and keeps the combination below it.
+
+    ``merge_config(kind_defaults, model_config, overrides)``: an ELMo asked for ``layers: "all"``
+    sweeps its three layers and still averages all three (its kind's default) as the main result.
+    """
+    merged: dict = {}
+    for settings in layers_of_settings:
+        settings = dict(settings or {})
+        if settings.get("layers") == ALL_LAYERS:
+            del settings["layers"]
+            settings.setdefault("sweep", ALL_LAYERS)
+        merged.update(settings)
+    return merged
 
 
 @dataclass(frozen=True)
@@ -91,20 +165,49 @@ class TextSpan:
             if not 0 <= start < end <= len(self.text):
                 raise ValueError(f"span {self.span!r} lies outside the text of {len(self.text)} characters")
             object.__setattr__(self, "span", (start, end))
+        # Items are dictionary keys everywhere (the engine, the cache, the vector tables): hash once.
+        object.__setattr__(self, "_hash", hash((self.text, self.span)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __getstate__(self) -> dict:
+        return {"text": self.text, "span": self.span}  # not the hash: another process salts str hashes anew
+
+    def __setstate__(self, state: dict) -> None:
+        object.__setattr__(self, "text", state["text"])
+        object.__setattr__(self, "span", state["span"])
+        object.__setattr__(self, "_hash", hash((self.text, self.span)))
 
 
 @dataclass
 class Vectors:
-    """The sentence vector and the span vector of one TextSpan, both float32."""
+    """The sentence vector and the span vector of one TextSpan, both float32.
+
+    With a layer sweep, ``layer_sentences`` and ``layer_spans`` hold one row per swept layer,
+    shape (layers, dim); ``layer_spans`` is None when ``span`` is.
+    """
 
     sentence: np.ndarray
     span: np.ndarray | None
     tokens: int
     oov: int = 0
     span_truncated: bool = False  # the span lay beyond max_length, so span is None
+    layer_sentences: np.ndarray | None = None
+    layer_spans: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """What a model read of a text: its tokens (special ones included) and those the span vector averages."""
+
+    tokens: list[str]
+    span_tokens: list[str]
 
 
 class Backend(Protocol):
+    """See the module docstring: a layered backend also has ``layer_count()``, any may have ``tokens()``."""
+
     kind: str
     supports_span: bool
 
@@ -115,30 +218,22 @@ class Backend(Protocol):
     def embed_batch(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]: ...
 
 
-def load_backend(kind: str, source: str, options: dict | None = None) -> Backend:
-    """Open the backend of a kind ("transformer", "sentence_transformers", "static_vectors", ...) on a source."""
-    options = dict(options or {})
-    if kind == "transformer":
-        from probing.embedding.transformer import TransformerBackend
+def layer_count(backend: Backend) -> int:
+    """How many hidden states the backend's pass gives; ValueError for a backend without layers."""
+    count = getattr(backend, "layer_count", None)
+    if count is None:
+        raise ValueError(f"a {backend.kind} model has no layers to sweep")
+    return int(count())
 
-        return TransformerBackend(source, options)
-    if kind == "sentence_transformers":
-        from probing.embedding.st_backend import SentenceTransformersBackend
 
-        return SentenceTransformersBackend(source, options)
-    if kind == "static_vectors":
-        from probing.embedding.static import StaticVectorsBackend
+def check_sweep(backend: Backend, config: EmbedConfig) -> tuple[int, ...]:
+    """The config's swept layers on this backend (empty without a sweep); ValueError when it cannot sweep them."""
+    return config.sweep_layers(layer_count(backend)) if config.sweep is not None else ()
 
-        return StaticVectorsBackend(source, options)
-    if kind == "input_embeddings":
-        from probing.embedding.static import InputEmbeddingsBackend
 
-        return InputEmbeddingsBackend(source, options)
-    if kind == "openai":
-        from probing.embedding.openai_backend import OpenAIBackend
-
-        return OpenAIBackend(source, options)
-    raise ValueError(f"unknown backend kind {kind!r}; choose one of {', '.join(BACKEND_KINDS)}")
+def safetensors_only(allow_pickle: bool) -> bool | None:
+    """transformers' ``use_safetensors``: True refuses PyTorch pickles; None lets it choose (trusted files only)."""
+    return None if allow_pickle else True
 
 
 def bundled_minilm_path() -> Path:

@@ -1,9 +1,12 @@
 """OpenAI (or any server speaking POST /v1/embeddings): sentence vectors only, batched and retried.
 
 The key is read from an environment variable when the first request is made, so a model can be
-registered and its cost estimated without one. Tokens are counted with tiktoken when it is
-importable, otherwise estimated as one token per four characters (rounded up), the rule of thumb
-OpenAI documents for English.
+registered and its cost estimated without one. With ``ApiRules`` (every model someone registered)
+the variable and ``base_url`` are checked before the key is read, and the HTTP client connects only
+to checked addresses and follows no redirect (``probing.embedding.network``).
+
+Tokens are counted with tiktoken when it is importable, otherwise estimated as one token per four
+characters (rounded up), the rule of thumb OpenAI documents for English.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
+from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, RefusedRequest, http_client
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +39,17 @@ class OpenAIBackend:
     kind = "openai"
     supports_span = False
 
-    def __init__(self, source: str, options: dict, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        source: str,
+        options: dict,
+        sleep: Callable[[float], None] = time.sleep,
+        rules: ApiRules | None = None,
+    ) -> None:
         self.model = options.get("model") or source or DEFAULT_MODEL
         self.base_url = (options.get("base_url") or DEFAULT_BASE_URL).rstrip("/")
-        self.api_key_env = options.get("api_key_env") or "OPENAI_API_KEY"
+        self.api_key_env = options.get("api_key_env") or DEFAULT_KEY_ENV
+        self.rules = rules
         self.price = float(options.get("price_per_million_tokens", PRICES.get(self.model, 0.0)))
         self.dimensions = options.get("dimensions")
         self.max_retries = int(options.get("max_retries", 5))
@@ -74,11 +85,20 @@ class OpenAIBackend:
         if self._client is None:
             import openai
 
+            if self.rules is not None:  # before the key is read
+                self.rules.check_key_env(self.api_key_env)
+                self.rules.check_url(self.base_url)
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise RuntimeError(f"set the environment variable {self.api_key_env} to the API key")
             # Retries are ours (below), so they are counted, logged and testable.
-            self._client = openai.OpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
+            self._client = openai.OpenAI(
+                api_key=key,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.timeout,
+                http_client=http_client(self.rules, self.timeout),
+            )
         return self._client
 
     def embed_batch(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]:
@@ -102,7 +122,11 @@ class OpenAIBackend:
                     input=texts, model=self.model, encoding_format="float", **extra
                 )
                 break
-            except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError) as error:
+            except openai.APIConnectionError as error:
+                if isinstance(error.__cause__, RefusedRequest):
+                    raise error.__cause__ from None  # the rules said no: asking again would not change that
+                retryable = error
+            except (openai.RateLimitError, openai.InternalServerError) as error:
                 retryable = error
             except openai.APIStatusError as error:
                 if error.status_code < 500:

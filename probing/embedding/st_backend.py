@@ -4,15 +4,31 @@ One model.forward(features) per batch gives the sentence embedding exactly as th
 (its pooling, dense and normalize modules) and the token embeddings its pooling read; the span vector
 is the mean of the token embeddings whose offsets overlap the span. The offsets come from the
 model's tokenizer called with the same truncation, and its ids must equal the pipeline's.
-The config's layers and include_special_tokens do not apply: the pipeline decides both.
+The config's layers and include_special_tokens do not apply: the pipeline decides both. A layer sweep
+adds each hidden state of the pipeline's transformer, mean-pooled by the engine (special tokens as the
+config says), from the same pass.
+
+The tokenizer runs once per batch: once the first batch has shown that the pipeline's own
+preprocessing gives the same ids and nothing else, later batches are fed the tokenizer's output.
 """
 
 from __future__ import annotations
 
 import torch
 
-from probing.embedding.base import EmbedConfig, TextSpan, Vectors, model_identity
-from probing.embedding.transformer import in_text_batches, pool_vectors, torch_dtype, unique_texts
+from probing.embedding.base import EmbedConfig, TextSpan, Tokens, Vectors, model_identity, safetensors_only
+from probing.embedding.transformer import (
+    FastEncoder,
+    hidden_state_count,
+    in_text_batches,
+    pool_hidden_states,
+    read_tokens,
+    torch_dtype,
+    unique_texts,
+)
+
+# What the pipeline's preprocessing gives a text model: with nothing else, the tokenizer's output can stand in.
+PLAIN_FEATURES = {"input_ids", "attention_mask", "token_type_ids", "modality"}
 
 
 class SentenceTransformersBackend:
@@ -21,13 +37,16 @@ class SentenceTransformersBackend:
     kind = "sentence_transformers"
     supports_span = True
 
-    def __init__(self, source: str, options: dict) -> None:
+    def __init__(self, source: str, options: dict, allow_pickle: bool = False) -> None:
         self.source = str(source)
         self.options = options
+        self.allow_pickle = allow_pickle
         self.model = self._load()
         self._model_key = ("float32", "cpu")
         self.dim = int(self.model.get_embedding_dimension())
         self._identity: dict | None = None
+        self._plain_features: set[int] = set()  # max lengths whose preprocessing the tokenizer was seen to match
+        self._encoder = FastEncoder(self.tokenizer)
 
     def _load(self):
         from sentence_transformers import SentenceTransformer
@@ -37,6 +56,7 @@ class SentenceTransformersBackend:
             device="cpu",
             local_files_only=bool(self.options.get("local_files_only", True)),
             revision=self.options.get("revision"),
+            model_kwargs={"use_safetensors": safetensors_only(self.allow_pickle)},
         )
         if not getattr(model[0], "tokenizer", None) or not model[0].tokenizer.is_fast:
             raise ValueError("the pipeline's first module needs a fast tokenizer (span offsets)")
@@ -52,7 +72,16 @@ class SentenceTransformersBackend:
         return self._identity
 
     def token_lengths(self, texts: list[str]) -> list[int]:
-        return [len(ids) for ids in self.tokenizer(list(texts), verbose=False)["input_ids"]]
+        return self._encoder.lengths(texts)
+
+    def layer_count(self) -> int:
+        return hidden_state_count(self.model[0].auto_model.config)
+
+    def tokens(self, item: TextSpan, config: EmbedConfig) -> Tokens:
+        max_length = min(config.max_length, self.model.max_seq_length or config.max_length)
+        if getattr(self.model[0], "do_lower_case", False):
+            item = TextSpan(item.text.lower(), item.span)
+        return read_tokens(self.tokenizer, item, max_length)
 
     def _model_for(self, config: EmbedConfig):
         key = (config.dtype, config.device)
@@ -70,33 +99,41 @@ class SentenceTransformersBackend:
         model = self._model_for(config)
         texts = unique_texts(items)
         max_length = min(config.max_length, model.max_seq_length or config.max_length)
-        features = model.preprocess(texts, max_length=max_length)
         lowercase = bool(getattr(model[0], "do_lower_case", False))
-        encoded = self.tokenizer(
-            [text.lower() for text in texts] if lowercase else texts,
-            padding=True,
-            truncation="longest_first",
-            max_length=max_length,
-            return_offsets_mapping=True,
-            return_special_tokens_mask=True,
-            return_tensors="pt",
-        )
-        if not torch.equal(encoded["input_ids"], features["input_ids"]):
-            raise RuntimeError("the tokenizer's ids differ from the pipeline's: span offsets would be wrong")
         if lowercase and any(len(text.lower()) != len(text) for text in texts):
             raise RuntimeError("lower-casing changed a text's length: its offsets no longer match")
+        encoded = self._encoder.batch([text.lower() for text in texts] if lowercase else texts, max_length)
+        features = self._features(model, texts, encoded, max_length)
         features = {k: v.to(config.device) if isinstance(v, torch.Tensor) else v for k, v in features.items()}
+        sweep = config.sweep_layers(self.layer_count())
+        model[0].auto_model.config.output_hidden_states = bool(sweep)
         with torch.inference_mode():
             output = model.forward(features)
-        hidden = output["token_embeddings"].float()
-        sentence = output["sentence_embedding"].float()
-        return pool_vectors(
-            items,
-            texts,
-            hidden,
-            encoded["attention_mask"],
-            encoded["special_tokens_mask"],
-            encoded["offset_mapping"],
-            max_length=max_length,
-            sentence=sentence,
-        )
+            return pool_hidden_states(
+                items,
+                texts,
+                output.get("all_layer_embeddings") or (),
+                encoded["attention_mask"],
+                encoded["special_tokens_mask"],
+                encoded["offset_mapping"],
+                config,
+                max_length=max_length,
+                sweep=sweep,
+                combined=output["token_embeddings"].float(),
+                sentence=output["sentence_embedding"].float(),
+            )
+
+    def _features(self, model, texts: list[str], encoded, max_length: int) -> dict:
+        """The pipeline's input features: its own preprocessing until it has been seen to equal the tokenizer's."""
+        if max_length in self._plain_features:
+            features = {
+                key: encoded[key] for key in ("input_ids", "attention_mask", "token_type_ids") if key in encoded
+            }
+            return {**features, "modality": "text"}
+        features = model.preprocess(texts, max_length=max_length)
+        if not torch.equal(encoded["input_ids"], features["input_ids"]):
+            raise RuntimeError("the tokenizer's ids differ from the pipeline's: span offsets would be wrong")
+        plain = set(features) <= PLAIN_FEATURES and features.get("modality", "text") == "text"
+        if plain and all(torch.equal(encoded[k], features[k]) for k in features if k != "modality"):
+            self._plain_features.add(max_length)
+        return features

@@ -13,7 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from probing.embedding.base import EmbedConfig, TextSpan, Vectors, default_model_name, model_identity, weights_sha256
+from probing.embedding.base import (
+    EmbedConfig,
+    TextSpan,
+    Tokens,
+    Vectors,
+    default_model_name,
+    model_identity,
+    safetensors_only,
+    weights_sha256,
+)
 
 WORD = re.compile(r"\w+")
 FORMATS = ("word2vec", "word2vec_binary", "glove", "gensim")
@@ -44,6 +53,14 @@ def average_words(item: TextSpan, lookup: Callable[[str], np.ndarray | None], di
     )
 
 
+def word_tokens(item: TextSpan) -> Tokens:
+    """The words a static model reads and those overlapping the span."""
+    found = words(item.text)
+    span = item.span
+    inside = [w for w, start, end in found if span is not None and start < span[1] and end > span[0]]
+    return Tokens([w for w, _, _ in found], inside)
+
+
 def _mean(vectors: list[np.ndarray], dim: int) -> np.ndarray:
     if not vectors:
         return np.zeros(dim, dtype=np.float32)
@@ -65,12 +82,13 @@ class StaticVectorsBackend:
     """gensim KeyedVectors from a word2vec (text or binary), GloVe (text, no header) or gensim file.
 
     Options: format (one of FORMATS; guessed from the file otherwise), lowercase (default false).
+    The gensim format is a pickle: it is read only when ``allow_pickle`` (a file trusted by its sha256).
     """
 
     kind = "static_vectors"
     supports_span = True
 
-    def __init__(self, source: str, options: dict) -> None:
+    def __init__(self, source: str, options: dict, allow_pickle: bool = False) -> None:
         from gensim.models import KeyedVectors
 
         self.source = str(source)
@@ -80,6 +98,11 @@ class StaticVectorsBackend:
         if self.format not in FORMATS:
             raise ValueError(f"format must be one of {FORMATS}, not {self.format!r}")
         if self.format == "gensim":
+            if not allow_pickle:
+                raise ValueError(
+                    f"{path} is in gensim's native format, a pickle that can run code when loaded: "
+                    "save it with KeyedVectors.save_word2vec_format, or have its sha256 trusted"
+                )
             self.vectors = KeyedVectors.load(str(path))
         else:
             self.vectors = KeyedVectors.load_word2vec_format(
@@ -99,6 +122,9 @@ class StaticVectorsBackend:
     def token_lengths(self, texts: list[str]) -> list[int]:
         return [len(words(text)) for text in texts]
 
+    def tokens(self, item: TextSpan, config: EmbedConfig) -> Tokens:
+        return word_tokens(item)
+
     def _lookup(self, word: str) -> np.ndarray | None:
         index = self.vectors.key_to_index.get(word)
         return None if index is None else self.vectors.vectors[index]
@@ -117,14 +143,19 @@ class InputEmbeddingsBackend:
     kind = "input_embeddings"
     supports_span = True
 
-    def __init__(self, source: str, options: dict) -> None:
+    def __init__(self, source: str, options: dict, allow_pickle: bool = False) -> None:
         from transformers import AutoModel, AutoTokenizer
 
         self.source = str(source)
         self.options = options
         local = bool(options.get("local_files_only", True))
         self.tokenizer = AutoTokenizer.from_pretrained(self.source, local_files_only=local)
-        model = AutoModel.from_pretrained(self.source, local_files_only=local, revision=options.get("revision"))
+        model = AutoModel.from_pretrained(
+            self.source,
+            local_files_only=local,
+            revision=options.get("revision"),
+            use_safetensors=safetensors_only(allow_pickle),
+        )
         self.table = model.get_input_embeddings().weight.detach().float().cpu().numpy()
         del model
         self.lowercase = bool(options.get("lowercase", False))
@@ -139,6 +170,9 @@ class InputEmbeddingsBackend:
 
     def token_lengths(self, texts: list[str]) -> list[int]:
         return [len(words(text)) for text in texts]
+
+    def tokens(self, item: TextSpan, config: EmbedConfig) -> Tokens:
+        return word_tokens(item)
 
     def _lookup(self, word: str) -> np.ndarray | None:
         if word not in self._words:

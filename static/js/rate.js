@@ -30,13 +30,30 @@
 
   form.dataset.keyboard = "on";
 
+  // The form shows only what the server rendered for this item (its answers after a refused
+  // submission, else nothing): whatever the browser put back (Back, reload, autofill, a page
+  // restored from the back-forward cache) is reset, so it can never be sent as this item's answers.
+  function blank() {
+    form.reset();
+    Array.prototype.forEach.call(form.querySelectorAll("button[type=submit]"), function (button) {
+      button.disabled = false;
+    });
+    form.dataset.blank = "on";
+  }
+  blank();
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) blank();
+  });
+
   // Focus the first question with an error after a refused submission.
   var invalid = form.querySelector(".question.has-error");
   if (invalid) focusQuestion(invalid);
 
   // One submission per page: a double click sends the form once.
   form.addEventListener("submit", function () {
-    var button = form.querySelector("button[type=submit]");
-    if (button) setTimeout(function () { button.disabled = true; }, 0);
+    var buttons = form.querySelectorAll("button[type=submit]");
+    setTimeout(function () {
+      Array.prototype.forEach.call(buttons, function (button) { button.disabled = true; });
+    }, 0);
   });
 })();

@@ -33,7 +33,6 @@ def test_a_crowd_worker_rates_three_items_with_the_keyboard(live_server, page):
     campaign.save()
 
     page.goto(f"{live_server.url}/annotate/{campaign.slug}/start/?PROLIFIC_PID=kb-worker&STUDY_ID=s1&SESSION_ID=x9")
-    page.wait_for_url("**/consent/")
     page.get_by_label("I have read the information above").check()
     page.get_by_role("button", name="I agree").click()
     page.wait_for_url("**/instructions/")

@@ -89,3 +89,25 @@ def test_chosen_ids_outside_the_scope_are_refused(curator):
     response = post(curator, {**BODY, "item_ids": [portuguese]})
     assert response.status_code == 400 and str(portuguese) in response.json()["item_ids"][0]
     assert not Campaign.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_crowd_safeguard_settings_are_read_and_written_through_the_api(client):
+    from tests.annotation.test_curator import make_user
+
+    call_command("load_demo", stdout=StringIO())
+    client.force_login(make_user("curator"))
+    settings = {
+        "min_items_for_code": 10,
+        "expected_seconds_per_item": 23,
+        "full_url": "https://app.prolific.com/submissions/return",
+        "screen_out_code": "SCR33N",
+        "screen_out_url": "https://app.prolific.com/submissions/complete?cc=SCR33N",
+    }
+    body = {"name": "Safe", "slug": "safe", "collection": "demo", "language": "en", **settings}
+    response = client.post("/api/annotation/campaigns/", body, content_type="application/json")
+    assert response.status_code == 201, response.content
+    campaign = Campaign.objects.get(slug="safe")
+    assert {name: getattr(campaign, name) for name in settings} == settings
+    detail = client.get(f"/api/annotation/campaigns/{campaign.pk}/").json()
+    assert {name: detail[name] for name in settings} == settings

@@ -16,9 +16,9 @@ from django.utils import timezone
 from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
 from annotation.dashboard import campaign_dashboard
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
-from annotation.permissions import CURATORS_GROUP
 from annotation.protocol import Answers
-from datasets import vocabulary as v
+from core.permissions import CURATORS_GROUP
+from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,9 @@ def make_campaign(n: int = 2, items: int = 3, **options) -> Campaign:
         status=Campaign.OPEN,
         **options,
     )
-    sentences = Sentence.objects.filter(compound__collection=collection, compound__language="en", kind=v.NATURALISTIC)
+    sentences = Sentence.objects.filter(
+        compound__collection=collection, compound__language="en", kind=vocabulary.NATURALISTIC
+    )
     add_items(campaign, list(sentences.order_by("id")[:items]))
     return campaign
 
@@ -106,6 +108,8 @@ def form_data(collection: Collection, **overrides) -> dict:
         "training_pass_mark": 0.8,
         "gold_tolerance": 1,
         "completion_url": "https://app.prolific.com/submissions/complete?cc=ABC",
+        "min_items_for_code": 1,
+        "expected_seconds_per_item": 25,
         "status": Campaign.DRAFT,
         "item_class": "",
     }
@@ -119,7 +123,7 @@ def test_creating_a_token_campaign_adds_the_naturalistic_available_sentences_of_
     collection = load_demo()
     beaver = Compound.objects.get(collection=collection, language="en", text="eager beaver")
     Sentence.objects.filter(compound=beaver, slot=1).update(available=False, text="")
-    response = curator_client.post(reverse("curator:create"), form_data(collection, item_class=v.IDIOMATIC))
+    response = curator_client.post(reverse("curator:create"), form_data(collection, item_class=vocabulary.IDIOMATIC))
     campaign = Campaign.objects.get(slug="idioms-token")
     assert response.status_code == 302
     assert response["Location"] == reverse("curator:dashboard", args=[campaign.slug])
@@ -127,8 +131,8 @@ def test_creating_a_token_campaign_adds_the_naturalistic_available_sentences_of_
         Sentence.objects.filter(
             compound__collection=collection,
             compound__language="en",
-            compound__compositionality_class=v.IDIOMATIC,
-            kind=v.NATURALISTIC,
+            compound__compositionality_class=vocabulary.IDIOMATIC,
+            kind=vocabulary.NATURALISTIC,
             available=True,
         ).values_list("id", flat=True)
     )
@@ -161,14 +165,14 @@ def test_the_create_form_refuses_a_language_without_compounds_and_reserved_slugs
 
 def test_adding_items_again_adds_only_the_missing_ones(curator_client):
     collection = load_demo()
-    curator_client.post(reverse("curator:create"), form_data(collection, item_class=v.COMPOSITIONAL))
+    curator_client.post(reverse("curator:create"), form_data(collection, item_class=vocabulary.COMPOSITIONAL))
     campaign = Campaign.objects.get(slug="idioms-token")
     before = campaign.items.count()
-    curator_client.post(reverse("curator:items", args=[campaign.slug]), {"item_class": v.COMPOSITIONAL})
+    curator_client.post(reverse("curator:items", args=[campaign.slug]), {"item_class": vocabulary.COMPOSITIONAL})
     assert campaign.items.count() == before
     curator_client.post(reverse("curator:items", args=[campaign.slug]), {"item_class": ""})
     expected = Sentence.objects.filter(
-        compound__collection=collection, compound__language="en", kind=v.NATURALISTIC, available=True
+        compound__collection=collection, compound__language="en", kind=vocabulary.NATURALISTIC, available=True
     ).count()
     assert campaign.items.count() == expected
     keys = list(campaign.items.values_list("order_key", flat=True))
@@ -192,10 +196,32 @@ def test_status_changes_by_post(curator_client, action, status):
     campaign = make_campaign()
     campaign.status = Campaign.DRAFT
     campaign.save()
-    response = curator_client.post(reverse("curator:status", args=[campaign.slug]), {"action": action})
+    response = curator_client.post(
+        reverse("curator:status", args=[campaign.slug]), {"action": action, "confirm": "yes"}
+    )
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.status == status
+
+
+@pytest.mark.parametrize("action", ["pause", "close"])
+def test_pause_and_close_ask_for_confirmation_first(curator_client, action):
+    campaign = make_campaign()
+    rate_next(enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana"))
+    Annotator.objects.filter(campaign=campaign).update(consented_at=timezone.now())
+    url = reverse("curator:status", args=[campaign.slug])
+
+    response = curator_client.post(url, {"action": action})
+    assert response.status_code == 200
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.OPEN
+    html = response.content.decode()
+    assert f"{action.capitalize()} Demo?" in html and "1 worker is taking part now" in html
+    assert 'name="confirm" value="yes"' in html
+
+    assert curator_client.post(url, {"action": action, "confirm": "yes"}).status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.status == {"pause": Campaign.PAUSED, "close": Campaign.CLOSED}[action]
 
 
 def test_status_needs_post_and_a_known_action(curator_client):
@@ -291,8 +317,11 @@ def test_ratings_per_hour_covers_the_last_24_hours(rated_campaign):
     assert buckets[0]["hour"] == datetime(2026, 3, 1, 13, tzinfo=UTC)
     assert buckets[-1]["hour"] == datetime(2026, 3, 2, 12, tzinfo=UTC)
     counts = [bucket["ratings"] for bucket in buckets]
-    assert counts[-1] == 10 and counts[-4] == 3 and counts[0] == 1
-    assert sum(counts) == 14
+    # The first ten ratings are the training and attention checks: not counted, the pace is about regular items.
+    assert {r.item.role for r in ratings[:10]} == {Item.TRAINING, Item.ATTENTION}
+    assert {r.item.role for r in ratings[10:]} == {Item.REGULAR}
+    assert counts[-1] == 0 and counts[-4] == 3 and counts[0] == 1
+    assert sum(counts) == 4
 
 
 def test_dashboard_page_renders_and_escapes_paraphrases(curator_client, rated_campaign):

@@ -1,4 +1,4 @@
-from annotation.protocol import gold_correct, validate_answers
+from annotation.protocol import gold_correct, practice_needed, validate_answers
 
 
 def test_three_answers_and_paraphrases_are_accepted():
@@ -43,3 +43,11 @@ def test_a_too_long_paraphrase_is_refused():
 def test_gold_answers_count_within_the_tolerance():
     assert gold_correct(3, 4, 1) and gold_correct(5, 4, 1) and not gold_correct(2, 4, 1)
     assert gold_correct(2, 4, 2) and not gold_correct(3, 4, 0) and gold_correct(0, None, 0)
+
+
+def test_the_practice_pass_rule_rounds_the_pass_mark_up_without_floating_point_surprises():
+    assert practice_needed(5, 0.8) == 4  # 0.8 x 5 is 4.000000000000001 in floating point
+    assert practice_needed(2, 0.5) == 1
+    assert practice_needed(3, 0.5) == 2
+    assert practice_needed(2, 1.0) == 2
+    assert practice_needed(0, 0.8) == 0

@@ -83,15 +83,23 @@ def test_the_dashboard_links_to_the_report(curator_client, demo):
     assert report_url(demo) in html
 
 
-def test_language_report_is_public_with_a_scatter_plot(client, demo):
+def test_language_report_is_for_curators_with_a_scatter_plot(curator_client, demo):
     language = demo.language
-    response = client.get(reverse("language_report", args=[language]))
+    response = curator_client.get(reverse("language_report", args=[language]))
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="correlations"' in html and 'id="class-means"' in html
     assert 'class="chart scatter"' in html and "<circle" in html
-    assert client.get(reverse("language_report", args=["xx"])).status_code == 404
-    assert reverse("language_report", args=[language]) in client.get(reverse("home")).content.decode()
+    assert curator_client.get(reverse("language_report", args=["xx"])).status_code == 404
+    assert reverse("language_report", args=[language]) in curator_client.get(reverse("home")).content.decode()
+
+
+def test_language_report_shows_no_scores_to_anyone_else(client, demo):
+    # Its per-compound scores are the answers crowd workers are asked for.
+    url = reverse("language_report", args=[demo.language])
+    assert client.get(url).status_code == 302
+    client.force_login(make_user("annotator"))
+    assert client.get(url).status_code == 403
 
 
 def test_api_report_and_policies(client, demo):
@@ -115,3 +123,42 @@ def test_api_report_and_policies(client, demo):
     assert client.get(url, {"policy": "strict"}).json()["policy"]["min_rho"] == 0.5
     duplicate = client.post("/api/annotation/policies/", {"name": "strict"}, content_type="application/json")
     assert duplicate.status_code == 400
+
+
+def test_the_agreement_table_explains_top_k_and_gives_every_alpha_an_interval_or_a_reason(curator_client, demo):
+    response = curator_client.get(report_url(demo))
+
+    html = response.content.decode()
+    table = html.split('id="agreement"', 1)[1].split("</table>", 1)[0]
+    assert "nan" not in table.lower()
+    assert "top 2" in table and "top 3" in table and "Compound score" in table
+    assert "compound_score" not in table
+    note = html.split('id="agreement-procedures"', 1)[1].split("</p>", 1)[0]
+    assert "largest number of items in common" in note and "Garcia" in note and "2021" in note
+    for row in response.context["report"]["agreement"]["rows"]:
+        has_interval = row["low"] is not None and row["low"] == row["low"]
+        assert has_interval or row["interval_note"], row
+
+
+def test_classes_are_words_and_unclassified_paraphrase_rows_are_explained(curator_client, demo):
+    response = curator_client.get(report_url(demo))
+
+    html = response.content.decode()
+    compounds = html.split('id="compounds"', 1)[1].split("</table>", 1)[0]
+    assert "partly_compositional" not in compounds
+    labels = {row["class_label"] for row in response.context["compound_rows"]}
+    assert labels and labels <= {"Idiomatic", "Partly compositional", "Compositional", "Unclassified"}
+    assert 'id="paraphrase-levels"' in html or "No paraphrases yet." in html
+    for row in response.context["report"]["paraphrases"]["rows"]:
+        if not row["type"] and not row["token"]:
+            assert "Not classified yet" in html
+
+
+def test_the_score_histograms_have_readable_labels(curator_client, demo):
+    import re
+
+    html = curator_client.get(report_url(demo)).content.decode()
+    charts = re.findall(r'<svg class="chart bar-chart".*?</svg>', html, flags=re.S)
+    assert charts
+    sizes = {int(size) for chart in charts for size in re.findall(r'font-size="(\d+)"', chart)}
+    assert sizes and min(sizes) >= 12

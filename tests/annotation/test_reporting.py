@@ -1,5 +1,4 @@
 import json
-import time
 from io import StringIO
 
 import pytest
@@ -27,10 +26,7 @@ def test_the_default_policies_exist():
 
 def test_policy_rho_02_removes_the_careless_simulated_annotator(demo):
     policy = FilterPolicy.objects.get(name="rho>=0.2")
-    start = time.monotonic()
     report = campaign_report(demo, policy)
-    elapsed = time.monotonic() - start
-    assert elapsed < 2, elapsed
     rows = {row["label"]: row for row in report["reliability"]["rows"]}
     removed = {row["label"] for row in rows.values() if row["removed"]}
     assert "sim-08" in removed

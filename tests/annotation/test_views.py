@@ -49,7 +49,12 @@ def url(name: str, campaign: Campaign, **kwargs) -> str:
 
 
 def enter(client, campaign: Campaign, params=PROLIFIC):
-    response = client.get(url("start", campaign), params)
+    """Open the study link: the consent form (or, for this session's annotator, the items); agree on it."""
+    link = client.get(url("start", campaign), params)
+    if link.status_code == 302:
+        return client.get(link.url, follow=True)
+    assert link.status_code == 200 and "I agree" in link.content.decode()
+    response = client.post(url("start", campaign), {**params, "agree": "1"})
     assert response.status_code == 302
     return client.get(response.url, follow=True)
 
@@ -74,7 +79,7 @@ def rate(client, campaign: Campaign, answers=GOOD, **extra):
 def test_the_whole_journey_from_a_prolific_link_to_the_completion_code(client):
     campaign = make_campaign(regular=6, training=2, attention=1, training_pass_mark=0.5)
     page = enter(client, campaign)
-    assert page.redirect_chain[-1][0] == url("consent", campaign)
+    assert page.request["PATH_INFO"] == url("instructions", campaign)
     annotator = Annotator.objects.get(campaign=campaign)
     assert (annotator.platform, annotator.external_id, annotator.study_id, annotator.session_id) == (
         "prolific",

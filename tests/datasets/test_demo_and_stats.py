@@ -4,7 +4,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence
 
 pytestmark = pytest.mark.django_db
@@ -37,10 +37,10 @@ def test_the_demo_is_balanced_and_every_sentence_marks_its_compound():
         }
     }
     for language, per_class in (("en", 8), ("pt", 4)):
-        for cls, _ in v.CLASS_CHOICES:
+        for cls, _ in vocabulary.CLASS_CHOICES:
             assert Compound.objects.filter(language=language, compositionality_class=cls).count() == per_class
     for sentence in Sentence.objects.select_related("compound"):
-        assert sentence.surface and sentence.span_source == v.SPAN_FROM_MARKUP
+        assert sentence.surface and sentence.span_source == vocabulary.SPAN_FROM_MARKUP
         assert "[" not in sentence.text
     beaver = Compound.objects.get(key="eager beaver")
     assert beaver.gold_synonym == "enthusiastic person"

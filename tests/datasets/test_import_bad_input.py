@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.models import Compound, ImportRun, Sentence, Variant
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +116,7 @@ def test_ncimp_uses_the_tag_position_when_the_compound_occurs_twice(tmp_path):
     import_json("import_ncimp", str(tmp_path), "--language", "pt")
     sentence = Sentence.objects.get()
     assert (sentence.span_start, sentence.span_end) == (text.rindex("pé frio"), text.rindex("pé frio") + 7)
-    synonym = Variant.objects.get(kind=v.SYNONYM_NC)
+    synonym = Variant.objects.get(kind=vocabulary.SYNONYM_NC)
     assert synonym.replacement == "azarado" and synonym.span_start == variant.index("azarado")
 
 
@@ -130,10 +130,10 @@ def test_ncimp_malformed_tags_are_reported_with_file_line_and_column(tmp_path):
     )
     summary = import_json("import_ncimp", str(tmp_path), "--language", "pt")
     assert summary["warnings"] == {"malformed tag": 2}
-    azarado = Variant.objects.get(sentence__compound__key="pé frio", kind=v.SYNONYM_NC)
-    assert azarado.replacement == "azarado" and azarado.span_source == v.SPAN_FROM_DIFF
+    azarado = Variant.objects.get(sentence__compound__key="pé frio", kind=vocabulary.SYNONYM_NC)
+    assert azarado.replacement == "azarado" and azarado.span_source == vocabulary.SPAN_FROM_DIFF
     quente = Sentence.objects.get(compound__key="pé quente")
-    assert quente.surface == "pé quente" and quente.span_source == v.SPAN_FROM_SEARCH
+    assert quente.surface == "pé quente" and quente.span_source == vocabulary.SPAN_FROM_SEARCH
     assert quente.flags == ["malformed tag: tag cell 'not a list' is not a list of booleans"]
 
 

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.models import Compound, ImportRun, Paraphrase, Sentence, Variant
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_nctti_imports_every_language_with_its_bad_rows_reported(shared_data):
 
     small_fry = Compound.objects.get(language="en", key="small fry")
     assert small_fry.type_score is None
-    assert small_fry.compositionality_class == v.PARTLY
+    assert small_fry.compositionality_class == vocabulary.PARTLY
     assert small_fry.flags == ["no type-level score in the source"]
     assert (small_fry.source_file, small_fry.source_line) == ("data_en.tsv", 246)
 
@@ -57,23 +57,30 @@ def test_nctti_finds_inflected_compounds_in_sentences(shared_data):
 def test_nctti_paraphrase_repeats_become_frequencies(shared_data):
     run("import_nctti", str(shared_data / "nctti"))
     car_park = Compound.objects.get(language="en", key="car park")
-    type_level = {p.text: p.frequency for p in car_park.paraphrases.filter(level=v.TYPE_LEVEL)}
+    type_level = {p.text: p.frequency for p in car_park.paraphrases.filter(level=vocabulary.TYPE_LEVEL)}
     assert type_level == {"parking lot": 2, "parking garage": 1, "vehicle lot": 1}
-    token = Paraphrase.objects.get(compound=car_park, level=v.TOKEN_LEVEL)
+    token = Paraphrase.objects.get(compound=car_park, level=vocabulary.TOKEN_LEVEL)
     assert (token.text, token.sentence.slot) == ("garage", 1)
 
 
 def test_ncs_creates_neutral_sentences_and_three_probes(shared_data):
     summary = run_json("import_ncs", str(shared_data / "ncs"))
     assert summary["compounds"]["created"] == 281 + 180  # NCS has "dust storm", which NCTTI lacks
-    sentence = Sentence.objects.get(compound__language="en", compound__key="black operation", kind=v.NEUTRAL_SHORT)
+    sentence = Sentence.objects.get(
+        compound__language="en", compound__key="black operation", kind=vocabulary.NEUTRAL_SHORT
+    )
     assert sentence.text == "This is a black operation" and sentence.surface == "black operation"
     variants = {var.kind: var for var in sentence.variants.all()}
-    assert set(variants) == {v.SYNONYM_NC, v.HEAD_ONLY, v.MODIFIER_ONLY, v.SYNONYM_BOTH}
-    assert variants[v.SYNONYM_NC].replacement == "secret operation"
+    assert set(variants) == {
+        vocabulary.SYNONYM_NC,
+        vocabulary.HEAD_ONLY,
+        vocabulary.MODIFIER_ONLY,
+        vocabulary.SYNONYM_BOTH,
+    }
+    assert variants[vocabulary.SYNONYM_NC].replacement == "secret operation"
     # "This is a black operation" -> "This is an operation": the article change stays outside the span.
-    assert variants[v.HEAD_ONLY].text == "This is an operation"
-    assert variants[v.HEAD_ONLY].replacement == "operation"
+    assert variants[vocabulary.HEAD_ONLY].text == "This is an operation"
+    assert variants[vocabulary.HEAD_ONLY].replacement == "operation"
 
 
 def test_ncimp_portuguese_turns_tags_into_spans_and_columns_into_variants(shared_data):
@@ -81,30 +88,34 @@ def test_ncimp_portuguese_turns_tags_into_spans_and_columns_into_variants(shared
     assert summary["compounds"]["created"] == 180
     assert summary["sentences"]["created"] == 180 * 3 + 180 * 2
     assert "malformed tag" not in summary["warnings"]
-    sentence = Sentence.objects.get(compound__key="abalo sísmico", kind=v.NATURALISTIC, slot=1)
-    assert sentence.surface == "abalos sísmicos" and sentence.span_source == v.SPAN_FROM_TAGS and sentence.plural
+    sentence = Sentence.objects.get(compound__key="abalo sísmico", kind=vocabulary.NATURALISTIC, slot=1)
+    assert (
+        sentence.surface == "abalos sísmicos" and sentence.span_source == vocabulary.SPAN_FROM_TAGS and sentence.plural
+    )
     by_kind = {(var.kind, var.rank, var.isolated): var for var in sentence.variants.all()}
-    assert by_kind[(v.SYNONYM_NC, 1, False)].replacement == "tremores de terra"
-    assert by_kind[(v.SYNONYM_BOTH, 1, False)].replacement == "trepidações enérgicas"
-    assert by_kind[(v.ORIGINAL, 1, True)].text == "abalos sísmicos"
-    assert [by_kind[(v.RANDOM_FREQ, k, False)].replacement for k in (1, 2)] == [
+    assert by_kind[(vocabulary.SYNONYM_NC, 1, False)].replacement == "tremores de terra"
+    assert by_kind[(vocabulary.SYNONYM_BOTH, 1, False)].replacement == "trepidações enérgicas"
+    assert by_kind[(vocabulary.ORIGINAL, 1, True)].text == "abalos sísmicos"
+    assert [by_kind[(vocabulary.RANDOM_FREQ, k, False)].replacement for k in (1, 2)] == [
         "índios aculturados",
         "cruzadores auxiliares",
     ]
-    assert by_kind[(v.RANDOM, 1, False)].replacement == "novos-ricos"
-    assert sum(1 for kind, _, _ in by_kind if kind == v.RANDOM_FREQ) == 5
-    assert sum(1 for kind, _, _ in by_kind if kind == v.RANDOM) == 5
+    assert by_kind[(vocabulary.RANDOM, 1, False)].replacement == "novos-ricos"
+    assert sum(1 for kind, _, _ in by_kind if kind == vocabulary.RANDOM_FREQ) == 5
+    assert sum(1 for kind, _, _ in by_kind if kind == vocabulary.RANDOM) == 5
     compound = sentence.compound
     assert (compound.head, compound.modifier) == ("abalo", "sísmico")
 
 
 def test_ncimp_pairs_plural_neutral_variants_with_the_plural_sentence(shared_data):
     run("import_ncimp", str(shared_data / "ncimp" / "PT"), "--language", "pt")
-    plural = Sentence.objects.get(compound__key="abalo sísmico", kind=v.NEUTRAL_SHORT, slot=v.NEUTRAL_PLURAL_SLOT)
+    plural = Sentence.objects.get(
+        compound__key="abalo sísmico", kind=vocabulary.NEUTRAL_SHORT, slot=vocabulary.NEUTRAL_PLURAL_SLOT
+    )
     assert plural.text.startswith("Estes são abalos sísmicos")
     # The Portuguese neutral file puts "nc rand freq sentence5" first; ranks follow the names.
-    assert plural.variants.get(kind=v.RANDOM_FREQ, rank=5).text == "Estes são índios aculturados ."
-    assert plural.variants.get(kind=v.SYNONYM_BOTH, rank=1).replacement == "trepidações enérgicas"
+    assert plural.variants.get(kind=vocabulary.RANDOM_FREQ, rank=5).text == "Estes são índios aculturados ."
+    assert plural.variants.get(kind=vocabulary.SYNONYM_BOTH, rank=1).replacement == "trepidações enérgicas"
 
 
 def test_ncimp_english_neutral_reports_every_malformed_tag_and_recovers_the_span(shared_data):
@@ -117,10 +128,10 @@ def test_ncimp_english_neutral_reports_every_malformed_tag_and_recovers_the_span
         if "span recovered from the minimal-pair difference" in f
     ]
     assert len(flagged) == 1124
-    awarding = Variant.objects.get(sentence__compound__key="academy award", kind=v.HEAD_SYNONYM_ONLY, rank=2)
+    awarding = Variant.objects.get(sentence__compound__key="academy award", kind=vocabulary.HEAD_SYNONYM_ONLY, rank=2)
     assert awarding.text == "This is awarding"
     assert awarding.replacement == "awarding"
-    assert awarding.span_source == v.SPAN_FROM_DIFF
+    assert awarding.span_source == vocabulary.SPAN_FROM_DIFF
     assert awarding.source_column == "only head synonym alt1"
 
 
@@ -151,7 +162,13 @@ def test_reimporting_changes_nothing(shared_data):
     assert again["variants"] == {"created": 0, "updated": 0, "unchanged": 15120}
     assert again["sentences"]["created"] == again["sentences"]["updated"] == 0
     nctti_again = run_json("import_nctti", str(shared_data / "nctti"))
+    # NCTTI's rounded token scores (4.33), derived means and a-priori classes do not undo the NCIMP
+    # scores table's precise ones (found beside the PT folder), nor the other way round.
     assert nctti_again["compounds"] == {"created": 0, "updated": 0, "unchanged": 460}
+    abalo = Sentence.objects.get(
+        compound__language="pt", compound__key="abalo sísmico", kind=vocabulary.NATURALISTIC, slot=1
+    )
+    assert abalo.token_score == 4.33333333333333
     assert nctti_again["paraphrases"]["created"] == nctti_again["paraphrases"]["updated"] == 0
     assert counts == (
         Compound.objects.count(),
@@ -161,8 +178,8 @@ def test_reimporting_changes_nothing(shared_data):
     )
     # NCTTI's text search never overrides the NCIMP tag spans.
     assert (
-        not Sentence.objects.filter(compound__language="pt", kind=v.NATURALISTIC)
-        .exclude(span_source=v.SPAN_FROM_TAGS)
+        not Sentence.objects.filter(compound__language="pt", kind=vocabulary.NATURALISTIC)
+        .exclude(span_source=vocabulary.SPAN_FROM_TAGS)
         .exists()
     )
 

@@ -1,26 +1,27 @@
 """Builders for probing tests: a tiny random BERT on disk, a small published release, a registered model.
 
-Nothing is downloaded: the BERT is built from a config with a vocabulary of the test sentences' words.
+Nothing is downloaded: the BERT comes from the shared builder (tests/tiny_models.py) with a vocabulary of the
+test sentences' words, and synonyms placed near the words they replace.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from datasets import vocabulary as v
-from datasets.release_models import Release
-from datasets.releases.actions import create_release
+from datasets import vocabulary
 from probing.models import EmbeddingModel
+from releases.actions import create_release
+from releases.models import Release
+from tests.tiny_models import save_tiny_bert, words_of
 from tests.web.factories import make_compound, make_sentence, make_variant
 
 # compound, gold synonym, class, type score, token score
 COMPOUNDS = [
-    ("eager beaver", "hard worker", v.IDIOMATIC, 0.5, 0.8),
-    ("guinea pig", "test subject", v.IDIOMATIC, 0.4, None),
-    ("front man", "representative", v.PARTLY, 2.5, 2.2),
-    ("olive oil", "cooking oil", v.COMPOSITIONAL, 4.8, 4.6),
-    ("brick wall", "stone barrier", v.COMPOSITIONAL, 4.5, 4.4),
+    ("eager beaver", "hard worker", vocabulary.IDIOMATIC, 0.5, 0.8),
+    ("guinea pig", "test subject", vocabulary.IDIOMATIC, 0.4, None),
+    ("front man", "lead singer", vocabulary.PARTLY, 2.5, 2.2),
+    ("olive oil", "cooking oil", vocabulary.COMPOSITIONAL, 4.8, 4.6),
+    ("brick wall", "stone barrier", vocabulary.COMPOSITIONAL, 4.5, 4.4),
 ]
 SENTENCES = [
     "Yesterday the {} arrived at the meeting with a plan.",
@@ -38,49 +39,43 @@ def make_probe_data(compounds: list[tuple] = COMPOUNDS) -> None:
             text, gold_synonym=synonym, compositionality_class=cls, type_score=type_score, token_score=token_score
         )
         sentences = [make_sentence(compound, pattern.format(text)) for pattern in SENTENCES]
-        sentences.append(make_sentence(compound, NEUTRAL.format(text), kind=v.NEUTRAL_SHORT, slot=1))
+        sentences.append(make_sentence(compound, NEUTRAL.format(text), kind=vocabulary.NEUTRAL_SHORT, slot=1))
         modifier, head = text.split()
         for sentence in sentences:
-            approved = {"status": v.APPROVED}
-            make_variant(sentence, synonym, kind=v.SYNONYM_NC, **approved)
-            make_variant(sentence, head, kind=v.HEAD_ONLY, **approved)
-            make_variant(sentence, modifier, kind=v.MODIFIER_ONLY, **approved)
+            approved = {"status": vocabulary.APPROVED}
+            make_variant(sentence, synonym, kind=vocabulary.SYNONYM_NC, **approved)
+            make_variant(sentence, head, kind=vocabulary.HEAD_ONLY, **approved)
+            make_variant(sentence, modifier, kind=vocabulary.MODIFIER_ONLY, **approved)
             for rank, words in enumerate(WORDS_SYN, start=1):
-                make_variant(sentence, words, kind=v.SYNONYM_BOTH, rank=rank, **approved)
+                make_variant(sentence, words, kind=vocabulary.SYNONYM_BOTH, rank=rank, **approved)
             for rank, words in enumerate(RANDOM, start=1):
-                make_variant(sentence, words, kind=v.RANDOM_FREQ, rank=rank, **approved)
+                make_variant(sentence, words, kind=vocabulary.RANDOM_FREQ, rank=rank, **approved)
 
 
 def publish(version: str = "1.0.0") -> Release:
     return create_release(version, languages=["en"], publish=True)
 
 
-def vocabulary() -> list[str]:
-    texts = [*SENTENCES, NEUTRAL, *WORDS_SYN, *RANDOM, *(" ".join(c[:2]) for c in COMPOUNDS)]
-    return sorted({w for t in texts for w in re.findall(r"\w+|[^\w\s]", t.lower())})
+def texts(compounds: list[tuple] = COMPOUNDS) -> list[str]:
+    """Every text ``make_probe_data`` writes: the sentences and each of their variants."""
+    out = []
+    for text, synonym, *_ in compounds:
+        modifier, head = text.split()
+        for pattern in [*SENTENCES, NEUTRAL]:
+            out += [pattern.format(words) for words in [text, synonym, head, modifier, *WORDS_SYN, *RANDOM]]
+    return out
 
 
 def tiny_bert(folder: Path) -> Path:
-    """A random 4-layer BERT (hidden size 32) and a fast tokenizer over the test words, saved in ``folder``."""
-    import torch
-    from transformers import BertConfig, BertModel, BertTokenizerFast
+    """A random 4-layer BERT over the words of ``texts()``, saved in ``folder``.
 
-    folder.mkdir(parents=True, exist_ok=True)
-    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *vocabulary()]
-    (folder / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
-    torch.manual_seed(7)
-    config = BertConfig(
-        vocab_size=len(words),
-        hidden_size=32,
-        num_hidden_layers=4,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    BertModel(config).eval().save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    Each word of a gold synonym gets an input embedding near the compound word it stands for, as a trained
+    model would place a synonym: sim(original, synonym) is then higher than sim(original, random compound).
+    """
+    near = {}
+    for text, synonym, *_ in COMPOUNDS:
+        near |= {w: p for w, p in zip(synonym.split(), text.split(), strict=True) if w != p}
+    return save_tiny_bert(folder, words_of(texts()), texts=texts(), seed=7, near=near)
 
 
 def register_tiny_bert(folder: Path, name: str = "tiny-bert", **fields) -> EmbeddingModel:

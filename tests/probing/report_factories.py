@@ -58,7 +58,20 @@ def compound_rows(shift: float = 0.0, missing: bool = False) -> list[dict]:
     return rows
 
 
-def make_report(shift: float = 0.0) -> dict:
+def layers_report(count: int) -> dict:
+    """A layer sweep's part of a report (``analysis.layer_report``'s shape) over ``count`` hidden states."""
+    from probing.metrics import BASE_MEASURES as MEASURES
+
+    summary, rhos = [], []
+    for layer in range(count):
+        rows = compound_rows(0.01 * layer)
+        human = {(r["language"], r["compound"]): {"comp": r["human"], "class": r["class"]} for r in rows}
+        summary += [{"layer": layer, **r} for r in summary_table(rows, measures=MEASURES)]
+        rhos += [{"layer": layer, **r} for r in correlations(rows, human, measures=MEASURES)]
+    return {"index": list(range(count)), "summary": summary, "correlations": rhos}
+
+
+def make_report(shift: float = 0.0, layers: int = 0) -> dict:
     rows = compound_rows(shift, missing=True)
     human = {(r["language"], r["compound"]): {"comp": r["human"], "class": r["class"]} for r in rows}
     sentences = [
@@ -77,6 +90,7 @@ def make_report(shift: float = 0.0) -> dict:
         "length_correlations": length_correlations(sentences),
         "context": [],
         "context_correlations": [],
+        **({"layers": layers_report(layers)} if layers else {}),
     }
 
 

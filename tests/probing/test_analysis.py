@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
 import pytest
 from scipy import stats
 
-from datasets import vocabulary as v
-from datasets.releases.snapshot import ReleaseCompound, ScoreInfo, Snapshot
+from core.statistics import adjust_bh
+from datasets import vocabulary
 from probing.analysis import (
-    benjamini_hochberg,
     context_correlations,
     context_values,
     correlations,
     human_scores,
     length_correlations,
     model_correlations,
-    spearman,
     summary_table,
-    synonym_overlaps,
 )
 from probing.embedding.base import TextSpan
 from probing.metrics import ContextSim, PairSim
 from probing.probes import ContextPair, Pair
+from releases.snapshot import ReleaseCompound, ScoreInfo, Snapshot
 
 COMPOUNDS = ["a b", "c d", "e f", "g h", "i j", "k l"]
 COMP = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
@@ -39,71 +38,22 @@ def compound_rows(values=SIM_SYN, level="nc", language="en") -> list[dict]:
 
 
 def human(overlapping=("c d",)) -> dict:
-    classes = [v.IDIOMATIC] * 3 + [v.COMPOSITIONAL] * 3
+    classes = [vocabulary.IDIOMATIC] * 3 + [vocabulary.COMPOSITIONAL] * 3
     return {
         ("en", c): {"comp": comp, "class": cls, "overlap": c in overlapping, "frequency": 10 - comp, "ppmi": comp}
         for c, comp, cls in zip(COMPOUNDS, COMP, classes, strict=True)
     }
 
 
-def test_spearman_matches_a_hand_ranking_of_five_items():
-    # Ranks differ by (-1, 1, -1, 1, 0): rho = 1 - 6 * 4 / (5 * (25 - 1)) = 0.8.
-    rho, p, n = spearman([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])
-
-    assert rho == pytest.approx(0.8)
-    assert p == pytest.approx(stats.spearmanr([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]).pvalue)
-    assert n == 5
-    assert type(rho) is float and type(p) is float
-
-
-def test_spearman_skips_missing_values_and_refuses_degenerate_series():
-    assert spearman([1, None, 3, 4], [1, 2, float("nan"), 4]) == (None, None, 2)
-    assert spearman([1, 2, 3], [5, 5, 5]) == (None, None, 3)
-    assert spearman([3, 2, 1, None], [1, 2, 3, 4])[:2] == (pytest.approx(-1.0), pytest.approx(0.0))
-
-
-def test_benjamini_hochberg_on_a_hand_computed_case():
-    # Sorted: 0.001 * 3/1 = 0.003; 0.03 * 3/2 = 0.045; 0.04 * 3/3 = 0.04; step-up keeps 0.045 down at 0.04.
-    assert benjamini_hochberg([0.04, 0.001, 0.03, None]) == [
-        pytest.approx(0.04),
-        pytest.approx(0.003),
-        pytest.approx(0.04),
-        None,
-    ]
-    assert benjamini_hochberg([0.5, 0.9]) == [pytest.approx(0.9), pytest.approx(0.9)]
-    assert benjamini_hochberg([]) == []
-
-
-def test_benjamini_hochberg_agrees_with_scipy():
-    p = [0.01, 0.2, 0.03, 0.04, 0.5, 0.001, 0.049]
-
-    assert benjamini_hochberg(p) == pytest.approx(list(stats.false_discovery_control(p)))
-
-
-@pytest.mark.parametrize(
-    ("compound", "synonym", "expected"),
-    [
-        ("eager beaver", "eager person", True),
-        ("eager beaver", "hard worker", False),
-        ("Ghost Town", "abandoned towns", True),
-        ("café da manhã", "Cafe matinal", True),
-        ("pé de moleque", "doce de amendoim", False),  # "de" is not a shared word
-        ("grey matter", "", False),
-    ],
-)
-def test_synonym_overlap(compound, synonym, expected):
-    assert synonym_overlaps(compound, synonym) is expected
-
-
 def test_correlations_overall_by_class_and_without_overlapping_synonyms():
     rows = correlations(compound_rows(), human())
 
     by_subset = {r["subset"]: r for r in rows}
-    assert list(by_subset) == ["all", v.IDIOMATIC, v.COMPOSITIONAL, "no_overlap"]
+    assert list(by_subset) == ["all", vocabulary.IDIOMATIC, vocabulary.COMPOSITIONAL, "no_overlap"]
     assert by_subset["all"]["rho"] == pytest.approx(stats.spearmanr(SIM_SYN, COMP).statistic)
     assert by_subset["all"]["n"] == 6
     # Idiomatic: sims (0.1, 0.3, 0.2) rank (1, 3, 2) against (1, 2, 3): rho = 1 - 6 * 2 / (3 * 8) = 0.5.
-    assert by_subset[v.IDIOMATIC]["rho"] == pytest.approx(0.5)
+    assert by_subset[vocabulary.IDIOMATIC]["rho"] == pytest.approx(0.5)
     assert by_subset["no_overlap"]["n"] == 5
     assert by_subset["no_overlap"]["rho"] == pytest.approx(1.0 - 6 * 2 / (5 * 24))
     first = by_subset["all"]
@@ -132,7 +82,7 @@ def test_overlap_is_computed_from_the_synonym_when_not_given():
 def test_correlations_with_benjamini_hochberg_mark_on_adjusted_p():
     rows = correlations(compound_rows(), human(), correction="bh", alpha=0.05)
 
-    adjusted = benjamini_hochberg([r["p"] for r in rows])
+    adjusted = adjust_bh([r["p"] for r in rows])
     assert [r["p_adjusted"] for r in rows] == adjusted
     assert [r["significant"] for r in rows] == [a is not None and a <= 0.05 for a in adjusted]
     with pytest.raises(ValueError):
@@ -146,7 +96,7 @@ def test_compounds_missing_from_the_human_scores_or_values_are_left_out():
 
     result = {r["subset"]: r["n"] for r in correlations(rows, human(), measures=["sim_syn", "scaled_syn"])}
 
-    assert result == {"all": 5, v.IDIOMATIC: 2, v.COMPOSITIONAL: 3, "no_overlap": 5}
+    assert result == {"all": 5, vocabulary.IDIOMATIC: 2, vocabulary.COMPOSITIONAL: 3, "no_overlap": 5}
 
 
 def sentence_row(sid: str, length: int, sim: float, level: str = "sentence", condition="naturalistic") -> dict:
@@ -170,14 +120,14 @@ def test_length_correlations_from_sentence_rows():
     assert (row["level"], row["condition"], row["rho"], row["n"]) == ("sentence", "naturalistic", 1.0, 3)
 
 
-def test_length_correlations_count_words_of_the_original_sentence():
-    def ps(text: str, sim: float) -> PairSim:
+def test_length_correlations_use_the_length_each_pair_carries():
+    def ps(text: str, sim: float, length: int) -> PairSim:
         original = TextSpan(text)
         return PairSim(
-            Pair("en", "a b", "naturalistic", text, "syn", 1, original, TextSpan("x")), "sentence", sim, None
+            Pair("en", "a b", "naturalistic", text, "syn", 1, original, TextSpan("x"), length), "sentence", sim, None
         )
 
-    result = length_correlations([ps("one two", 0.9), ps("one two three", 0.5), ps("one two three four", 0.1)])
+    result = length_correlations([ps("a", 0.9, 2), ps("b", 0.5, 3), ps("c", 0.1, 4)])
 
     assert [(r["measure"], r["rho"], r["n"]) for r in result] == [("sim_syn", pytest.approx(-1.0), 3)]
 
@@ -246,7 +196,7 @@ def test_human_scores_from_a_release():
         text="eager beaver",
         modifier="eager",
         head="beaver",
-        compositionality_class=v.IDIOMATIC,
+        compositionality_class=vocabulary.IDIOMATIC,
         type_score=0.5,
         token_score=0.7,
         head_score=None,
@@ -263,7 +213,7 @@ def test_human_scores_from_a_release():
 
     assert human_scores(release)[("en", "eager beaver")] == {
         "comp": 0.5,
-        "class": v.IDIOMATIC,
+        "class": vocabulary.IDIOMATIC,
         "frequency": 1.5,
         "pmi": 2.0,
         "ppmi": 2.0,
@@ -271,3 +221,6 @@ def test_human_scores_from_a_release():
         "overlap": True,
     }
     assert human_scores(release, score="token")[("en", "eager beaver")]["comp"] == 0.7
+    # A published overlap (NCIMP's MWE Synonym Overlap) wins over the rule (datasets/overlap.py).
+    published = Snapshot(("en",), (dataclasses.replace(c, synonym_overlap=0),), ScoreInfo("reference"))
+    assert human_scores(published)[("en", "eager beaver")]["overlap"] is False

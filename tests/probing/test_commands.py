@@ -63,6 +63,9 @@ def test_run_probes_inline_prints_the_run_id_and_probe_report_its_json(bert):
     }
     row = report["correlations"][0]
     assert {"language", "condition", "level", "measure", "subset", "rho", "p", "n", "significant"} <= set(row)
+    # Numbers a working engine gives with the fixture model (synonyms near their compounds), not just keys.
+    assert all(e["sim"]["syn"] > e["sim"]["rand"] for e in report["per_compound"])
+    assert all(isinstance(r["rho"], float) for r in report["correlations"] if r["subset"] == "all" and r["n"] >= 3)
 
     text = run("probe_report", str(run_id), "--format", "text")[0]
     assert "model tiny-bert on release 1.0.0" in text and "mean (std) over compounds:" in text

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def openai_model():
+def openai_model(settings):
+    settings.WORKBENCH_MODEL_API_HOSTS = ["api.openai.com", "127.0.0.1"]  # nothing listens on port 9
     return register_model(
         "ada", "openai", "text-embedding-ada-002",
         options={"base_url": "http://127.0.0.1:9/v1", "price_per_million_tokens": 0.1},
@@ -32,10 +33,10 @@ def test_the_cost_of_a_run_is_estimated_from_the_release_texts_without_calling_t
     assert cost["usd"] == pytest.approx(cost["tokens"] * 0.1 / 1e6)
 
 
-def test_local_models_cost_nothing_to_estimate(openai_model):
+def test_local_models_cost_nothing_to_estimate(openai_model, tmp_path):
     make_probe_data(COMPOUNDS[:1])
     release = publish("1.0.0")
-    assert estimate_cost(release, register_model("tiny", "static_vectors", "/nonexistent")) is None
+    assert estimate_cost(release, register_model("tiny", "static_vectors", str(tmp_path / "none.txt"))) is None
 
 
 def test_run_probes_prints_the_estimate_and_the_runs_page_shows_it(openai_model, client, monkeypatch):

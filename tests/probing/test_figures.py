@@ -113,3 +113,35 @@ def test_a_correlogram_is_symmetric_with_a_unit_diagonal_and_marks_missing_pairs
 
 def test_a_correlogram_of_one_model_says_no_data():
     assert "No data" in texts(parse(figures.correlogram(["minilm"], {}, "Models")))
+
+
+def test_no_tick_reads_minus_zero_and_axes_are_labelled():
+    ticks = figures.nice_ticks(-0.3, 0.3)
+    assert 0.0 in ticks and all(f"{tick:g}" != "-0" for tick in ticks)
+    data = {"A_Syn|Rand": {"idiomatic": [-0.2, 0.1, 0.3]}, "Sim_R|Syn": {"idiomatic": [-0.1, 0.2, 0.25]}}
+    root = parse(figures.box_plot(data, "By class", "Affinity or scaled similarity", x_label="Measure"))
+    labels = [node.text for node in root.iter(f"{SVG}text") if node.get("class") == "axis-label"]
+    assert labels == ["Affinity or scaled similarity", "Measure"]
+    assert "-0" not in texts(root)
+
+
+def test_layer_panels_draw_a_line_per_series_and_mark_significant_points():
+    from probing.line_chart import line_panels
+
+    data = {
+        "P_Syn": {
+            "EN-Nat": [(0, 0.1, False), (1, 0.35, True), (2, 0.5, True)],
+            "PT-Nat": [(0, -0.2, True), (1, 0.0, False), (2, 0.1, False)],
+        },
+        "P_Rand": {"EN-Nat": [(0, 0.0, False), (1, -0.1, False), (2, 0.05, False)]},
+    }
+    root = parse(line_panels(data, "Rho per layer", "Layer (0: embeddings)", "Spearman ρ", {"EN-Nat": "#1f5fa8"}))
+
+    panels = groups(root, "panel")
+    assert [p.get("data-panel") for p in panels] == ["P_Syn", "P_Rand"]
+    series = [g for g in groups(root, "series") if g.get("data-series") == "EN-Nat"]
+    assert len(series) == 2 and len(list(series[0].iter(f"{SVG}circle"))) == 3
+    filled = [c.get("fill") for c in series[0].iter(f"{SVG}circle")]
+    assert filled == ["#ffffff", "#1f5fa8", "#1f5fa8"]  # hollow where p > 0.05
+    assert "Layer (0: embeddings)" in texts(root) and "Spearman ρ" in texts(root)
+    assert "-0" not in texts(root)

@@ -28,8 +28,8 @@ def test_the_bundled_minilm_is_registered_and_resolves_to_the_installed_folder()
     assert minilm.embed_config().layers == (-4, -3, -2, -1)
 
 
-def test_config_overrides_are_checked_against_the_embed_config():
-    model = EmbeddingModel(name="bert", kind="transformer", source="/models/bert", config={"layer": [-1]})
+def test_config_overrides_are_checked_against_the_embed_config(tmp_path):
+    model = EmbeddingModel(name="bert", kind="transformer", source=str(tmp_path / "bert"), config={"layer": [-1]})
     with pytest.raises(ValidationError, match="unknown embedding config keys: layer"):
         model.full_clean()
     model.config = {"layers": [-1], "dtype": "float64"}
@@ -49,11 +49,11 @@ def test_a_secret_in_the_options_is_refused():
     assert model.options == {"api_key_env": "OPENAI_API_KEY"}
 
 
-def test_registering_a_name_again_updates_the_model():
-    register_model("glove", "static_vectors", "/data/glove.txt")
-    register_model("glove", "static_vectors", "/data/glove.840B.txt", queue="gpu")
+def test_registering_a_name_again_updates_the_model(tmp_path):
+    register_model("glove", "static_vectors", str(tmp_path / "glove.txt"))
+    register_model("glove", "static_vectors", str(tmp_path / "glove.840B.txt"), queue="gpu")
     glove = EmbeddingModel.objects.get(name="glove")
-    assert (glove.source, glove.celery_queue) == ("/data/glove.840B.txt", "probe_gpu")
+    assert (glove.source, glove.celery_queue) == (str(tmp_path / "glove.840B.txt"), "probe_gpu")
 
 
 def vectors(seed: int, span: bool = True) -> Vectors:

@@ -22,14 +22,17 @@ def test_a_finished_run_shows_its_tables_and_figures(live_server, page):
     page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
 
     expect(page.get_by_role("heading", name=f"Probe run #{run.pk}")).to_be_visible()
-    expect(page.locator("table.summary-table")).to_have_count(2)
-    expect(page.locator("table.correlation-table")).to_have_count(2)
+    expect(page.locator("table.summary-table:visible")).to_have_count(2)  # one level each; z in a second tab
+    expect(page.locator("table.correlation-table:visible")).to_have_count(2)
     expect(page.locator("figure svg.chart")).to_have_count(4)
-    expect(page.locator("figure.distribution[data-level=nc] g.box")).to_have_count(8)  # 4 probes × EN-Nat, EN-Neut
+    expect(page.locator("figure[data-figure=similarity-nc] g.box")).to_have_count(8)  # 4 probes × EN-Nat, EN-Neut
     expect(page.locator("table.per-compound tbody tr")).to_have_count(5)
     assert page.locator("figure svg.chart").first.bounding_box()["width"] > 100
+    page.get_by_text("After standardisation (appendix C)").first.click()
+    expect(page.locator("table.summary-table[data-view=std]:visible")).to_have_count(1)
+    expect(page.locator("table.summary-table[data-view=raw]:visible")).to_have_count(1)  # the other level's
 
-    page.get_by_role("link", name="Human", exact=True).click()
+    page.get_by_role("link", name="Human score", exact=True).click()
     page.wait_for_url("**sort=human**")
     first = page.locator("table.per-compound tbody tr").first.locator("th")
     expect(first).to_have_text("guinea pig")
@@ -57,5 +60,68 @@ def test_a_running_run_updates_its_progress_and_reloads_when_done(live_server, p
     from tests.probing.report_factories import make_report
 
     ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.DONE, shards_done=4, report=make_report())
-    expect(page.locator("table.summary-table")).to_have_count(2, timeout=10_000)  # reloaded with the report
+    expect(page.locator("table.summary-table:visible")).to_have_count(2, timeout=10_000)  # reloaded with the report
     expect(page.locator("#probe-run")).to_have_attribute("data-finished", "true")
+
+
+OVERFLOW = """() => {
+  const page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll('.table-wrap, .charts figure, .charts, .run-card')]
+    .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+    .map((e) => `${e.className} ${(e.querySelector('table') || e).className} ${e.scrollWidth}>${e.clientWidth}`);
+  return {page, wide};
+}"""
+
+
+def no_overflow(page) -> None:
+    """Neither the page nor any visible table or figure is wider than the window, in every tab."""
+    assert page.evaluate(OVERFLOW) == {"page": 0, "wide": []}
+    for label in page.locator(".tab-labels label").all():
+        label.click()
+        assert page.evaluate(OVERFLOW) == {"page": 0, "wide": []}, label.inner_text()
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_report_pages_fit_1280_px_with_their_results_first(live_server, page, monkeypatch):
+    from playwright.sync_api import expect
+
+    from probing import report_page
+    from tests.probing.report_factories import make_report
+
+    release = make_release()
+    sweep = make_run(release, make_model(), report=make_report(layers=41))
+    other = make_run(release, make_model("sentence-transformers-paraphrase-multilingual-mpnet-base-v2"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    monkeypatch.setattr(report_page, "PER_PAGE", 8)  # the fixture's 20 rows on three pages
+
+    page.goto(live_server.url + reverse("probe_run", args=[sweep.pk]) + "?level=&condition=")
+
+    # Results first: the first table is on the first screen; the provenance is closed at the end.
+    assert page.locator("table.summary-table").first.bounding_box()["y"] < 900
+    expect(page.locator("details.provenance")).not_to_have_attribute("open", "")
+    expect(page.locator("#layers table.layer-table:visible").first.locator("tbody tr")).to_have_count(41)
+    expect(page.locator("#layers figure svg, figure[data-figure^=layers] svg")).to_have_count(2)
+    no_overflow(page)
+    page.locator("a[rel=next]").click()
+    page.wait_for_url("**page=2**")
+    no_overflow(page)
+
+    page.goto(live_server.url + reverse("probe_compare") + f"?runs={sweep.pk},{other.pk}")
+    expect(page.get_by_role("cell", name="sentence-transformers-paraphrase-multilingual-mpnet-base-v2")).to_be_visible()
+    no_overflow(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "probe-compare-page.png"), full_page=True)
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_figure_downloads_from_the_page(live_server, page):
+    run = make_run(make_release(), make_model())
+    page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
+
+    for fmt, start in (("SVG", b"<?xml"), ("PNG", b"\x89PNG"), ("PDF", b"%PDF")):
+        with page.expect_download() as download:
+            page.locator("figure[data-figure=similarity-nc] .downloads").get_by_text(fmt, exact=True).click()
+        path = download.value.path()
+        assert download.value.suggested_filename == f"probe-run-{run.pk}-similarity-nc.{fmt.lower()}"
+        with open(path, "rb") as handle:
+            assert handle.read(8).startswith(start)

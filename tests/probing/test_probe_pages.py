@@ -9,14 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from django.urls import reverse
 
-from probing import actions
+from probing import tasks
 from probing.models import ProbeRun
-from tests.datasets.review_factories import make_annotator, make_curator
+from tests.building.review_factories import make_annotator, make_curator
 from tests.probing.report_factories import make_model, make_release, make_report, make_run
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,7 @@ def alice_client(client):
 def enqueued(monkeypatch) -> list:
     """Shards sent to the workers (recorded, never run: the pages' tests need no worker)."""
     sent = []
-    monkeypatch.setattr(actions, "enqueue_shards", lambda run_id, queue, indices: sent.append((run_id, indices)))
+    monkeypatch.setattr(tasks, "enqueue_shards", lambda run_id, queue, indices: sent.append((run_id, indices)))
     return sent
 
 
@@ -78,7 +79,7 @@ def test_anyone_sees_the_runs_and_the_models_but_not_the_start_form(client, done
     assert [run.pk for run in response.context["runs"]] == [running.pk, done.pk]
     page = response.content.decode()
     assert url("probe_run", done.pk) in page
-    assert "1.0.0" in page and "minilm" in page and "bundled:minilm" in page
+    assert "1.0.0" in page and "minilm" in page and "bundled:minilm" not in page  # sources are for curators
     assert 'value="1"' in page  # the running run's progress bar: one shard of four
     assert 'revision=<code title="abc123">abc123</code>' in page  # the identity the model's latest run loaded
     assert "Start a run" not in page
@@ -131,7 +132,7 @@ def test_a_curator_starts_a_run_with_config_overrides(
 
 
 def test_the_start_form_rejects_bad_layers_and_drafts(alice_client, release, model, enqueued):
-    from datasets.releases.actions import create_release
+    from releases.actions import create_release
 
     create_release("2.0.0", ["en"])  # a draft: not offered
 
@@ -148,50 +149,82 @@ def test_a_finished_run_shows_tables_figures_and_provenance(client, done):
 
     assert response.status_code == 200
     page = response.content.decode()
-    # Provenance: release version and checksum, model identity, config, code and package versions.
+    # Results first, provenance collapsed at the end: release checksum, model identity, config, versions.
+    assert page.index('id="summary"') < page.index('id="correlations"') < page.index('id="provenance"')
+    assert '<details class="provenance">' in page
     for text in (done.release.checksum, "abc123", "v1.2.3-test", "torch", "2.5.0", "layers", "-4, -3, -2, -1"):
-        assert text in page
-    # Tables 10-13: both levels, both conditions, raw and standardised side by side.
+        assert text in page[page.index('id="provenance"') :]
+    # Tables 10-13: both levels and conditions; the standardised cosines in a view of their own.
     summary = response.context["summary"]
     assert [t["level"] for t in summary] == ["sentence", "nc"]
     assert summary[1]["groups"] == ["EN-Nat", "EN-Neut"]
-    assert summary[1]["has_standardised"]
-    first = summary[1]["sections"][0]["rows"][0]
-    assert first["label"] == "P_Syn"
-    assert first["cells"][0]["raw"]["n"] == 5
-    assert first["cells"][0]["standardised"]["mean"] == pytest.approx(first["cells"][0]["raw"]["mean"] - 0.1)
+    raw, standardised = summary[1]["views"]
+    assert (raw["key"], standardised["key"]) == ("raw", "std")
+    first = raw["sections"][0]["rows"][0]
+    assert first["label"] == "P_Syn" and first["cells"][0]["n"] == 5
+    assert float(standardised["sections"][0]["rows"][0]["cells"][0]["mean"]) == pytest.approx(
+        float(first["cells"][0]["mean"]) - 0.1, abs=1e-3
+    )
     assert "Sim_R|WordsSyn" in page and "A_Syn|Rand" in page
     # Figures: similarity distributions per level, affinity and Sim_R by class, all well-formed.
     figures = svgs(page)
     assert len(figures) == 2 + 2
     assert {"class": "chart box-plot"}.items() <= figures[0].attrib.items()
     # The per-compound table defaults to the NC level and naturalistic sentences, like table 8.
-    assert len(response.context["compounds"]) == 5
+    assert len(response.context["compounds"]["rows"]) == 5
     assert "eager beaver" in page and "Idiomatic" in page
     assert url("probe_run_csv", done.pk, "summary") in page and url("probe_run_report", done.pk) in page
+
+
+def test_numbers_and_headers_read_like_the_papers(client, done):
+    page = client.get(url("probe_run", done.pk) + "?level=&condition=").content.decode()
+    tables = page[page.index('id="summary"') : page.index('id="downloads"')]
+
+    # No raw dumps: no snake_case keys, Python values or empty lists in what the tables print.
+    for raw in ("sim_syn<", "no_overlap", "True", "False", "None", "[]", "nc_out_comp<", "naturalistic<"):
+        assert raw not in tables, raw
+    # ρ with two decimals and p in scientific notation under it; means with three decimals.
+    nc = next(t for t in client.get(url("probe_run", done.pk)).context["correlations"] if t["level"] == "nc")
+    cell = nc["views"][0]["sections"][0]["rows"][0]["cells"][0]
+    assert cell["text"] == "1.00" and cell["p"] == "0" and cell["mark"] == "strong"  # ρ = 1: p is 0
+    shown_p = re.findall(r'<span class="p">p ([^<· ]+)', tables)
+    assert shown_p and all(re.fullmatch(r"\d\.\de-\d\d|0", text) for text in shown_p), shown_p
+    rhos = re.findall(r'<td class="num rho [a-z-]+" title="[^"]*">(-?[\d.]+)<', tables)
+    assert rhos and all(re.fullmatch(r"-?\d\.\d\d", text) for text in rhos), rhos
+    assert "Human score" in tables and "Partly compositional" in tables and "Naturalistic" in tables
 
 
 def test_only_significant_correlations_show_unless_all_are_asked_for(client, done):
     def random_probe_cells(response) -> list:
         nc = next(t for t in response.context["correlations"] if t["level"] == "nc")
-        rand = next(s for s in nc["sections"] if s["measure"] == "sim_rand")
-        return [pair["raw"] for pair in rand["rows"][0]["cells"]]
+        rand = next(s for s in nc["views"][0]["sections"] if s["measure"] == "sim_rand")
+        return rand["rows"][0]["cells"]
 
     default = client.get(url("probe_run", done.pk))
     shown = client.get(url("probe_run", done.pk) + "?all=1")
 
-    syn = default.context["correlations"][1]["sections"][0]
+    syn = default.context["correlations"][1]["views"][0]["sections"][0]
     assert syn["measure"] == "sim_syn"
-    assert syn["rows"][0]["cells"][0]["raw"]["shown"]  # rho 1 over five compounds
-    assert syn["rows"][0]["cells"][0]["raw"]["p"] == "<0.001"
-    assert not random_probe_cells(default)[0]["shown"]
-    assert random_probe_cells(shown)[0]["shown"]
-    assert "Show all" in default.content.decode()
+    assert syn["rows"][0]["cells"][0]["shown"]  # rho 1 over five compounds
+    assert not random_probe_cells(default)[0]["shown"] and random_probe_cells(default)[0]["text"] == "–"
+    assert random_probe_cells(shown)[0]["shown"] and random_probe_cells(shown)[0]["mark"] == ""
+    assert "Show every ρ" in default.content.decode()
     assert "Show only p ≤ 0.05" in shown.content.decode()
     assert default.context["correlations"][0]["has_bh"]
+    # Deciding by the Benjamini-Hochberg q (the factory doubles p) keeps fewer correlations.
+    bh = client.get(url("probe_run", done.pk) + "?correction=bh")
+    assert 0 < shown_count(bh) < shown_count(default)
 
 
-def test_the_per_compound_table_filters_and_sorts(client, done):
+def shown_count(response) -> int:
+    """How many correlations the page shows in its raw-cosine tables."""
+    views = [table["views"][0] for table in response.context["correlations"]]
+    return sum(
+        bool(cell and cell["shown"]) for v in views for s in v["sections"] for r in s["rows"] for cell in r["cells"]
+    )
+
+
+def test_the_per_compound_table_filters_sorts_and_pages(client, done, monkeypatch):
     base = url("probe_run", done.pk)
 
     ascending = client.get(base + "?level=sentence&condition=neutral&sort=human")
@@ -199,22 +232,49 @@ def test_the_per_compound_table_filters_and_sorts(client, done):
     everything = client.get(base + "?level=&condition=")
 
     def compounds(response) -> list[str]:
-        return [row[0]["value"] for row in response.context["compounds"]]
+        return [row[0]["text"] for row in response.context["compounds"]["rows"]]
 
     assert compounds(ascending) == ["guinea pig", "eager beaver", "front man", "brick wall", "olive oil"]
     assert compounds(descending) == list(reversed(compounds(ascending)))
-    assert {row[3]["value"] for row in ascending.context["compounds"]} == {"sentence"}
-    assert len(everything.context["compounds"]) == 20
-    human = next(c for c in descending.context["compound_columns"] if c["key"] == "human")
+    # Level and sentences are fixed by the filters: no column for them.
+    keys = [c["key"] for c in ascending.context["compounds"]["columns"]]
+    assert "level" not in keys and "condition" not in keys and "language" not in keys
+    assert {"level", "condition"} <= {c["key"] for c in everything.context["compounds"]["columns"]}
+    assert len(everything.context["compounds"]["rows"]) == 20
+    human = next(c for c in descending.context["compounds"]["columns"] if c["key"] == "human")
     assert human["sorted"] == "descending" and "sort=human" in human["href"]
+    from probing import report_page
+
+    monkeypatch.setattr(report_page, "PER_PAGE", 8)
+    second = client.get(base + "?level=&condition=&page=2")
+    assert len(second.context["compounds"]["rows"]) == 8 and "Compounds 9–16 of 20" in second.content.decode()
+    assert "page=3" in second.context["compounds"]["next"] and "page=1" in second.context["compounds"]["previous"]
 
 
 def test_a_missing_measure_shows_as_a_dash_and_sorts_last(client, done):
     response = client.get(url("probe_run", done.pk) + "?level=sentence&condition=naturalistic&sort=-sim_comp")
 
-    rows = response.context["compounds"]
-    assert rows[-1][0]["value"] == "eager beaver"
-    assert rows[-1][7]["value"] is None
+    rows = response.context["compounds"]["rows"]
+    keys = [c["key"] for c in response.context["compounds"]["columns"]]
+    assert rows[-1][0]["text"] == "eager beaver"
+    assert rows[-1][keys.index("sim_comp")]["text"] == "–"
+
+
+def test_figures_download_as_svg_png_and_pdf(client, done):
+    page = client.get(url("probe_run", done.pk))
+    keys = [figure["key"] for figure in page.context["figures"]]
+    assert keys == ["similarity-sentence", "similarity-nc", "by-class-en-nat", "by-class-en-neut"]
+    magic = {"svg": (b"<?xml", "image/svg+xml"), "png": (b"\x89PNG", "image/png"), "pdf": (b"%PDF", "application/pdf")}
+    for fmt, (start, content_type) in magic.items():
+        response = client.get(url("probe_run_figure", done.pk, "similarity-nc", fmt))
+        assert response.status_code == 200 and response["Content-Type"] == content_type
+        assert response.content.startswith(start)
+        assert f'filename="probe-run-{done.pk}-similarity-nc.{fmt}"' in response["Content-Disposition"]
+        assert url("probe_run_figure", done.pk, "similarity-nc", fmt) in page.content.decode()
+    svg = client.get(url("probe_run_figure", done.pk, "by-class-en-nat", "svg")).content.decode()
+    assert "Affinity or scaled similarity" in svg and "Measure" in svg  # labelled axes
+    assert client.get(url("probe_run_figure", done.pk, "layers-nc", "svg")).status_code == 404
+    assert client.get(url("probe_run_figure", done.pk, "similarity-nc", "gif")).status_code == 404
 
 
 def test_a_running_run_shows_its_progress_and_no_tables(client, release, model):
@@ -240,8 +300,10 @@ def test_a_failed_run_with_an_empty_report_still_renders(client, release, model)
 
     page = client.get(url("probe_run", run.pk)).content.decode()
 
-    assert "boom" in page and "stopped before its report was made" in page
+    assert "boom" not in page and "stopped before its report was made" in page  # errors are for curators
     assert "Not recorded yet." in page
+    client.force_login(make_curator("alice"))
+    assert "boom" in client.get(url("probe_run", run.pk)).content.decode()
 
 
 def test_the_progress_json_follows_the_run(client, release, model):
@@ -337,7 +399,28 @@ def test_the_comparison_shows_runs_side_by_side_with_the_correlogram(client, don
     assert nc["runs"] == [f"#{done.pk} minilm", f"#{other.pk} glove"]
     syn = nc["sections"][0]["rows"][0]
     assert (syn["measure"], syn["group"]) == ("sim_syn", "EN-Nat")
-    assert syn["cells"][1]["mean"] == pytest.approx(syn["cells"][0]["mean"] + 0.05)
+    assert float(syn["cells"][1]["mean"]) == pytest.approx(float(syn["cells"][0]["mean"]) + 0.05, abs=1e-3)
+
+
+def test_the_correlogram_keeps_full_model_names_and_downloads(client, done, release):
+    long_name = "sentence-transformers-paraphrase-multilingual-mpnet-base-v2"
+    other = make_run(release, make_model(long_name), report=make_report(shift=0.05))
+    query = f"?runs={done.pk},{other.pk}"
+
+    response = client.get(url("probe_compare") + query)
+
+    svg = ET.fromstring(str(response.context["correlograms"]["figures"][0]["svg"]))
+    labels = [
+        t.text for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("class") in ("row-label", "column-label")
+    ]
+    assert f"#{other.pk} {long_name}" in labels
+    # The longest label fits: the row labels' margin holds it at the chart's character width.
+    assert float(svg.get("width")) > 6.0 * len(f"#{other.pk} {long_name}")
+    for fmt, start in (("svg", b"<?xml"), ("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        download = client.get(url("probe_compare_figure", "sim_syn", fmt) + query)
+        assert download.status_code == 200 and download.content.startswith(start)
+    assert long_name.encode() in client.get(url("probe_compare_figure", "sim_syn", "svg") + query).content
+    assert client.get(url("probe_compare_figure", "sim_nothing", "svg") + query).status_code == 404
 
 
 def test_the_comparison_takes_ticked_runs_and_copes_with_a_running_one(client, done, release, model):

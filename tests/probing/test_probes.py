@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from datasets import vocabulary as v
-from datasets.releases.snapshot import ReleaseCompound, ReleaseSentence, ReleaseVariant, ScoreInfo, Snapshot
+from datasets import vocabulary
 from probing.embedding.base import TextSpan
 from probing.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
+from releases.snapshot import ReleaseCompound, ReleaseSentence, ReleaseVariant, ScoreInfo, Snapshot
 
 
 def variant(kind, text, span, rank=1, isolated=False):
-    return ReleaseVariant(kind=kind, rank=rank, isolated=isolated, text=text, span=span, status=v.APPROVED)
+    return ReleaseVariant(kind=kind, rank=rank, isolated=isolated, text=text, span=span, status=vocabulary.APPROVED)
 
 
 def in_sentence(kind, sentence, old, new, rank=1):
@@ -35,7 +36,7 @@ def compound(language, text, modifier, head, sentences, synonym=""):
         text=text,
         modifier=modifier,
         head=head,
-        compositionality_class=v.IDIOMATIC,
+        compositionality_class=vocabulary.IDIOMATIC,
         type_score=1.0,
         token_score=1.0,
         head_score=None,
@@ -59,48 +60,57 @@ GREY = "Use your grey matter, please."
 
 def beaver() -> ReleaseCompound:
     nat = sentence(
-        v.NATURALISTIC,
+        vocabulary.NATURALISTIC,
         1,
         BEAVER,
         "eager beaver",
         [
-            in_sentence(v.RANDOM_FREQ, BEAVER, "eager beaver", "tin city", rank=2),
-            in_sentence(v.RANDOM_FREQ, BEAVER, "eager beaver", "supermarket city", rank=1),
-            in_sentence(v.SYNONYM_BOTH, BEAVER, "eager beaver", "restless rodent"),
-            in_sentence(v.SYNONYM_NC, BEAVER, "eager beaver", "hard worker"),
-            in_sentence(v.HEAD_ONLY, BEAVER, "eager beaver", "beaver"),
-            in_sentence(v.MODIFIER_ONLY, BEAVER, "eager beaver", "eager"),
-            in_sentence(v.GENERIC_HEAD, BEAVER, "eager beaver", "eager thing"),  # not one of the probes
+            in_sentence(vocabulary.RANDOM_FREQ, BEAVER, "eager beaver", "tin city", rank=2),
+            in_sentence(vocabulary.RANDOM_FREQ, BEAVER, "eager beaver", "supermarket city", rank=1),
+            in_sentence(vocabulary.SYNONYM_BOTH, BEAVER, "eager beaver", "restless rodent"),
+            in_sentence(vocabulary.SYNONYM_NC, BEAVER, "eager beaver", "hard worker"),
+            in_sentence(vocabulary.HEAD_ONLY, BEAVER, "eager beaver", "beaver"),
+            in_sentence(vocabulary.MODIFIER_ONLY, BEAVER, "eager beaver", "eager"),
+            in_sentence(vocabulary.GENERIC_HEAD, BEAVER, "eager beaver", "eager thing"),  # not one of the probes
         ],
         token_score=0.5,
     )
     neutral = sentence(
-        v.NEUTRAL_SHORT,
+        vocabulary.NEUTRAL_SHORT,
         1,
         NEUTRAL_BEAVER,
         "eager beaver",
         [
-            in_sentence(v.SYNONYM_NC, NEUTRAL_BEAVER, "eager beaver", "hard worker"),
-            alone(v.ORIGINAL, "eager beaver"),
-            alone(v.SYNONYM_NC, "hard worker"),
-            alone(v.HEAD_ONLY, "beaver"),
-            alone(v.MODIFIER_ONLY, "eager"),
+            in_sentence(vocabulary.SYNONYM_NC, NEUTRAL_BEAVER, "eager beaver", "hard worker"),
+            alone(vocabulary.ORIGINAL, "eager beaver"),
+            alone(vocabulary.SYNONYM_NC, "hard worker"),
+            alone(vocabulary.HEAD_ONLY, "beaver"),
+            alone(vocabulary.MODIFIER_ONLY, "eager"),
         ],
     )
     plural = sentence(
-        v.NEUTRAL_SHORT,
+        vocabulary.NEUTRAL_SHORT,
         2,
         PLURAL_BEAVER,
         "eager beavers",
-        [in_sentence(v.SYNONYM_NC, PLURAL_BEAVER, "eager beavers", "hard workers"), alone(v.ORIGINAL, "eager beavers")],
+        [
+            in_sentence(vocabulary.SYNONYM_NC, PLURAL_BEAVER, "eager beavers", "hard workers"),
+            alone(vocabulary.ORIGINAL, "eager beavers"),
+        ],
         plural=True,
     )
-    long = sentence(v.NEUTRAL_LONG, 1, "This is what an eager beaver is supposed to be.", "eager beaver")
+    long = sentence(vocabulary.NEUTRAL_LONG, 1, "This is what an eager beaver is supposed to be.", "eager beaver")
     return compound("en", "eager beaver", "eager", "beaver", [plural, long, neutral, nat], synonym="hard worker")
 
 
 def grey_matter() -> ReleaseCompound:
-    nat = sentence(v.NATURALISTIC, 2, GREY, "grey matter", [in_sentence(v.SYNONYM_NC, GREY, "grey matter", "brain")])
+    nat = sentence(
+        vocabulary.NATURALISTIC,
+        2,
+        GREY,
+        "grey matter",
+        [in_sentence(vocabulary.SYNONYM_NC, GREY, "grey matter", "brain")],
+    )
     return compound("en", "grey matter", "grey", "matter", [nat], synonym="brain")
 
 
@@ -136,7 +146,7 @@ def test_isolated_variants_plural_and_long_neutral_sentences_are_not_pairs():
 
 
 def test_the_long_neutral_pattern_and_no_neutral_at_all_can_be_chosen():
-    assert {p.sentence_id for p in pairs_from_snapshot(snapshot(), neutral_pattern=v.NEUTRAL_LONG)} == {
+    assert {p.sentence_id for p in pairs_from_snapshot(snapshot(), neutral_pattern=vocabulary.NEUTRAL_LONG)} == {
         "naturalistic-1",
         "naturalistic-2",
     }
@@ -188,7 +198,7 @@ def test_context_pairs_use_the_isolated_compound_and_its_words():
 
 def test_a_sentence_own_isolated_compound_comes_first():
     text = "Both are eager beavers."
-    nat = sentence(v.NATURALISTIC, 2, text, "eager beavers", [alone(v.ORIGINAL, "eager beavers")])
+    nat = sentence(vocabulary.NATURALISTIC, 2, text, "eager beavers", [alone(vocabulary.ORIGINAL, "eager beavers")])
     base = beaver()
     release = Snapshot(
         ("en",), (ReleaseCompound(**{**base.__dict__, "sentences": (*base.sentences, nat)}),), ScoreInfo("x")
@@ -229,4 +239,25 @@ def test_a_sentence_without_a_span_gives_sentence_pairs_but_no_context_pair():
 def test_pairs_are_plain_data():
     pair = pairs_from_snapshot(snapshot())[0]
 
-    assert json.loads(json.dumps(pair.original.__dict__)) == {"text": BEAVER, "span": [12, 24]}
+    assert json.loads(json.dumps(dataclasses.asdict(pair.original))) == {"text": BEAVER, "span": [12, 24]}
+
+
+def test_a_pair_carries_its_sentence_length_published_or_counted():
+    counted = sentence(
+        vocabulary.NATURALISTIC,
+        1,
+        BEAVER,
+        "eager beaver",
+        [in_sentence(vocabulary.SYNONYM_NC, BEAVER, "eager beaver", "hard worker")],
+    )
+    published = ReleaseSentence(
+        *[getattr(counted, f) for f in ("kind", "slot", "text", "span", "plural", "token_score", "variants")], length=11
+    )
+    pairs = [
+        pairs_from_snapshot(
+            Snapshot(("en",), (compound("en", "eager beaver", "eager", "beaver", [s]),), ScoreInfo("reference"))
+        )[0]
+        for s in (counted, published)
+    ]
+    # "Carol is an eager beaver at work." has 7 words (the full stop is no word); a published length wins.
+    assert [p.length for p in pairs] == [7, 11]

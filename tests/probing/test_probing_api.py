@@ -6,11 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from annotation.permissions import CURATORS_GROUP
-from datasets.releases.actions import create_release
-from probing import actions
-from probing.actions import run_inline, start_probe_run
+from core.permissions import CURATORS_GROUP
+from probing import tasks
+from probing.actions import create_probe_run, run_inline
 from probing.models import EmbeddingModel, ProbeRun
+from releases.actions import create_release
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish, register_tiny_bert
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def alice(db):
 @pytest.fixture
 def enqueued(monkeypatch) -> list[tuple]:
     sent: list[tuple] = []
-    monkeypatch.setattr(actions, "enqueue_shards", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks, "enqueue_shards", lambda *args: sent.append(args))
     return sent
 
 
@@ -45,11 +45,16 @@ def test_anyone_lists_the_models(client):
     body = client.get("/api/probing/models/").json()
     assert [m["name"] for m in body["results"]] == ["minilm"]
     minilm = client.get("/api/probing/models/minilm/").json()
-    assert (minilm["kind"], minilm["source"], minilm["queue"]) == ("sentence_transformers", "bundled:minilm", "cpu")
+    assert (minilm["kind"], minilm["source"], minilm["queue"]) == ("sentence_transformers", "", "cpu")
 
 
-def test_a_curator_registers_a_model_and_others_may_not(client, carol, alice):
-    payload = {"name": "bert", "kind": "transformer", "source": "/models/bert", "config": {"layers": [-1]}}
+def test_a_curator_sees_where_a_model_loads_from(client, carol):
+    client.force_login(carol)
+    assert client.get("/api/probing/models/minilm/").json()["source"] == "bundled:minilm"
+
+
+def test_a_curator_registers_a_model_and_others_may_not(client, carol, alice, tmp_path):
+    payload = {"name": "bert", "kind": "transformer", "source": str(tmp_path / "bert"), "config": {"layers": [-1]}}
     client.force_login(alice)
     assert client.post("/api/probing/models/", payload, content_type="application/json").status_code == 403
     client.force_login(carol)
@@ -96,8 +101,8 @@ def test_runs_list_detail_cancel_and_resume(
     client, carol, release, enqueued, tmp_path, django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
     bert = register_tiny_bert(tmp_path / "bert")
-    done = run_inline(start_probe_run(release, bert, enqueue=False))
-    queued = start_probe_run(release, bert, config={"layers": [-1]}, enqueue=False)
+    done = run_inline(create_probe_run(release, bert))
+    queued = create_probe_run(release, bert, config={"layers": [-1]})
     with django_assert_max_num_queries(3):
         rows = client.get("/api/probing/runs/").json()["results"]
     assert [(r["id"], r["status"]) for r in rows] == [(queued.pk, "queued"), (done.pk, "done")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from probing import figure_data
 from probing import report_tables as tables
 
 
@@ -37,7 +38,7 @@ def test_nested_values_flatten_whichever_way_the_standardised_ones_are_nested():
     assert tables.flatten_compound(other) == {"compound": "eager beaver", "sim_syn": 0.5, "sim_syn_std": 0.4}
 
 
-def test_the_summary_puts_standardised_values_beside_raw_ones_in_the_papers_order():
+def test_the_summary_gives_raw_and_standardised_views_in_the_papers_order():
     rows = [
         summary_row("scaled_syn", 0.2),
         summary_row("sim_syn_std", 0.6),
@@ -46,28 +47,33 @@ def test_the_summary_puts_standardised_values_beside_raw_ones_in_the_papers_orde
         summary_row("sim_syn", 0.9, level="sentence", language="pt"),
     ]
 
-    nc, sentence = sorted(tables.summary_tables(rows), key=lambda t: t["level"])
+    sentence, nc = tables.summary_tables(rows)
 
-    assert [t["level"] for t in tables.summary_tables(rows)] == ["sentence", "nc"]
-    assert nc["groups"] == ["EN-Nat", "EN-Neut"]
-    assert nc["has_standardised"] and nc["width"] == 9
-    assert [s["title"] for s in nc["sections"]] == ["Similarity (tables 10 and 11)", "Scaled similarity (table 13)"]
-    syn = nc["sections"][0]["rows"][0]
-    assert syn["label"] == "P_Syn"
-    assert syn["cells"][0]["raw"]["mean"] == 0.7 and syn["cells"][0]["standardised"]["mean"] == 0.6
-    assert syn["cells"][1]["standardised"] is None
-    assert sentence["groups"] == ["PT-Nat"] and not sentence["has_standardised"]
+    assert (sentence["level"], nc["level"]) == ("sentence", "nc")
+    assert nc["groups"] == ["EN-Nat", "EN-Neut"] and nc["width"] == 5
+    raw, standardised = nc["views"]
+    assert [s["title"] for s in raw["sections"]] == ["Similarity (tables 10 and 11)", "Scaled similarity (table 13)"]
+    syn = raw["sections"][0]["rows"][0]
+    assert syn["label"] == "P_Syn" and syn["cells"] == [
+        {"mean": "0.700", "std": "0.100", "n": 5},
+        {"mean": "0.800", "std": "0.100", "n": 5},
+    ]
+    assert standardised["label"] == "After standardisation (appendix C)"
+    assert standardised["sections"][0]["rows"][0]["cells"] == [{"mean": "0.600", "std": "0.100", "n": 5}, None]
+    assert sentence["groups"] == ["PT-Nat"] and [v["key"] for v in sentence["views"]] == ["raw"]
 
 
 def test_an_empty_or_partial_report_gives_empty_tables():
     assert tables.summary_tables([]) == []
     assert tables.correlation_tables([]) == []
     assert tables.compound_rows([]) == []
-    assert tables.distribution_data([]) == {}
-    assert tables.class_data([]) == []
+    assert tables.length_table([]) == {"groups": [], "rows": []}
+    assert tables.context_tables([]) == {"columns": [], "views": []}
+    assert figure_data.distribution_data([]) == {}
+    assert figure_data.class_data([]) == []
     assert tables.comparison_tables({}) == []
     only_missing = tables.summary_tables([summary_row("sim_syn", None)])
-    assert only_missing[0]["sections"][0]["rows"][0]["cells"][0]["raw"]["mean"] is None
+    assert only_missing[0]["views"][0]["sections"][0]["rows"][0]["cells"][0]["mean"] == "–"
 
 
 def test_correlations_hide_non_significant_cells_unless_all_are_asked_for():
@@ -81,23 +87,55 @@ def test_correlations_hide_non_significant_cells_unless_all_are_asked_for():
 
     (table,) = tables.correlation_tables(rows)
     (shown,) = tables.correlation_tables(rows, show_all=True)
+    (corrected,) = tables.correlation_tables(rows, correction="bh")
 
     assert table["subsets"] == [("all", "All"), ("idiomatic", "Idiomatic"), ("no_overlap", "No lexical overlap")]
-    assert table["has_standardised"] and table["has_bh"] and table["width"] == 7
-    assert [s["measure"] for s in table["sections"]] == ["sim_syn", "sim_rand"]
-    syn = table["sections"][0]["rows"][0]["cells"]
-    assert syn[0]["raw"]["shown"] and syn[0]["raw"]["p"] == "0.001" and syn[0]["raw"]["p_bh"] == "0.004"
-    assert syn[0]["standardised"]["rho"] == 0.58
-    assert syn[1]["raw"]["shown"] and syn[1]["standardised"] is None
-    assert not syn[2]["raw"]["shown"]  # rho None: nothing to show, even with all
-    assert not table["sections"][1]["rows"][0]["cells"][0]["raw"]["shown"]
-    assert shown["sections"][1]["rows"][0]["cells"][0]["raw"]["shown"]
-    assert not shown["sections"][0]["rows"][0]["cells"][2]["raw"]["shown"]
+    assert table["has_bh"] and [v["key"] for v in table["views"]] == ["raw", "std"]
+    raw, standardised = table["views"]
+    assert [s["measure"] for s in raw["sections"]] == ["sim_syn", "sim_rand"]
+    syn = raw["sections"][0]["rows"][0]["cells"]
+    assert (syn[0]["text"], syn[0]["p"], syn[0]["q"], syn[0]["mark"]) == ("0.62", "1.0e-03", "4.0e-03", "strong")
+    assert (syn[1]["text"], syn[1]["mark"]) == ("0.40", "weak")  # 0.01 < p <= 0.05: italics
+    assert not syn[2]["shown"] and syn[2]["text"] == "–"  # rho None: nothing to show, even with all
+    assert standardised["sections"][0]["rows"][0]["cells"][0]["text"] == "0.58"
+    assert not raw["sections"][1]["rows"][0]["cells"][0]["shown"]
+    assert shown["views"][0]["sections"][1]["rows"][0]["cells"][0]["text"] == "0.05"
+    assert not corrected["views"][0]["sections"][0]["rows"][0]["cells"][1]["shown"]  # q = 0.06
 
 
-@pytest.mark.parametrize(("p", "text"), [(None, "–"), (0.0004, "<0.001"), (0.0123, "0.012"), (float("nan"), "–")])
-def test_p_values_print_like_the_papers(p, text):
+@pytest.mark.parametrize(
+    ("p", "text"), [(None, "–"), (0.0004, "4.0e-04"), (0.0123, "1.2e-02"), (float("nan"), "–"), (0.0, "0")]
+)
+def test_p_values_print_in_scientific_notation(p, text):
     assert tables.format_p(p) == text
+
+
+def test_length_and_context_tables_read_like_their_papers_tables():
+    length = [
+        {"language": "en", "condition": "naturalistic", "level": "sentence", "measure": m, "rho": r, "p": p, "n": 30}
+        for m, r, p in [("sim_rand", 0.81, 1e-8), ("sim_syn", 0.44, 0.02), ("sim_comp", -0.004, 0.9)]
+    ]
+    table = tables.length_table(length)
+    assert table["groups"] == ["EN-Nat"]
+    assert [r["label"] for r in table["rows"]] == ["P_Syn", "P_Comp", "P_Rand"]
+    assert [r["cells"][0]["text"] for r in table["rows"]] == ["0.44", "–", "0.81"]
+    assert tables.length_table(length, show_all=True)["rows"][1]["cells"][0]["text"] == "0.00"  # never -0.00
+    context = [
+        {"language": "en", "condition": "naturalistic", "probe": "nc_out_comp", "granularity": g, "against": a}
+        | {"measure": m, "rho": 0.3, "p": 0.001, "n": 40}
+        for g in ("type", "token")
+        for a in ("ppmi", "comp")
+        for m in ("sim", "sim_std")
+    ]
+    shaped = tables.context_tables(context)
+    assert shaped["columns"] == [
+        ("Token level", "Human score"),
+        ("Token level", "PPMI"),
+        ("Type level", "Human score"),
+        ("Type level", "PPMI"),
+    ]
+    assert [v["key"] for v in shaped["views"]] == ["raw", "std"]
+    assert shaped["views"][0]["rows"][0]["probe"] == "NC_outComp" and shaped["views"][0]["rows"][0]["group"] == "EN-Nat"
 
 
 def compound(text: str, human, syn, level="nc", condition="naturalistic", cls="idiomatic"):
@@ -131,8 +169,18 @@ def test_per_compound_rows_filter_and_sort_with_missing_values_last():
     assert [r["compound"] for r in by_name] == ["eager beaver", "guinea pig", "olive oil"]
     assert len(unknown) == 4
     cells = tables.compound_cells(by_syn)
-    assert [c["value"] for c in cells[0][:6]] == ["olive oil", "en", "naturalistic", "nc", "Compositional", 4.6]
-    assert cells[2][6] == {"value": None, "numeric": True}
+    assert [c["text"] for c in cells[0][:7]] == [
+        "olive oil",
+        "en",
+        "Naturalistic",
+        "NC level",
+        "Compositional",
+        "4.600",
+        "0.900",
+    ]
+    assert cells[2][6] == {"text": "–", "numeric": True}
+    narrow = tables.compound_cells(by_syn, ["compound", "class", "sim_syn"])
+    assert [[c["text"] for c in row] for row in narrow][0] == ["olive oil", "Compositional", "0.900"]
     assert tables.compound_filters(rows) == {
         "level": ["sentence", "nc"],
         "condition": ["naturalistic"],
@@ -144,8 +192,8 @@ def test_figure_data_groups_values_by_probe_and_by_class():
     rows = [compound("olive oil", 4.6, 0.9, cls="compositional"), compound("eager beaver", 0.8, None)]
     rows.append(compound("brick wall", 4.4, 0.7, cls=None))
 
-    data = tables.distribution_data(rows)
-    (by_class,) = tables.class_data(rows)
+    data = figure_data.distribution_data(rows)
+    (by_class,) = figure_data.class_data(rows)
 
     assert list(data) == ["nc"]
     assert list(data["nc"]) == ["P_Syn", "P_Comp", "P_WordsSyn", "P_Rand"]
@@ -165,7 +213,7 @@ def test_runs_side_by_side_line_up_their_means():
     assert table["runs"] == ["#1 minilm", "#2 glove"]
     rows = table["sections"][0]["rows"]
     assert [(r["label"], r["group"]) for r in rows] == [("P_Syn", "EN-Nat"), ("P_Rand", "EN-Nat")]
-    assert [c["mean"] if c else None for c in rows[0]["cells"]] == [0.7, 0.8]
+    assert [c["mean"] if c else None for c in rows[0]["cells"]] == ["0.700", "0.800"]
     assert rows[1]["cells"][0] is None
     assert [r["label"] for r in standardised["sections"][0]["rows"]] == ["P_Syn (standardised)"]
 
@@ -186,26 +234,6 @@ def test_provenance_flattens_to_dotted_keys():
         ("workers", '[{"host": "a", "shards": [0, 1]}]'),
         ("empty", "–"),
     ]
-
-
-def test_plain_tables_keep_the_chosen_columns_first_and_hide_non_significant_rows():
-    rows = [
-        {"rho": 0.5, "p": 0.01, "language": "en", "significant": True},
-        {"rho": 0.1, "p": 0.6, "language": "pt", "significant": False},
-    ]
-
-    shown = tables.plain_table(tables.significant_only(rows), first=["language", "measure"])
-
-    assert shown["columns"] == ["language", "rho", "p", "significant"]
-    assert shown["rows"] == [
-        [
-            {"value": "en", "numeric": False},
-            {"value": 0.5, "numeric": True},
-            {"value": 0.01, "numeric": True},
-            {"value": True, "numeric": False},
-        ]
-    ]
-    assert len(tables.significant_only(rows, show_all=True)) == 2
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django_celery_beat.models import PeriodicTask
 
-from datasets.releases.actions import create_release, publish_release
-from probing import actions
+from probing import tasks
 from probing.models import EmbeddingModel, ProbeRun
 from probing.scheduling import NIGHTLY_TASK, NIGHTLY_TASK_NAME
 from probing.tasks import nightly_probe_runs_task, probe_on_publish_task
+from releases.actions import create_release, publish_release
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def enqueued(monkeypatch) -> list[tuple]:
     """Shards that would have gone to the broker, as (run id, queue, indices)."""
     sent: list[tuple] = []
-    monkeypatch.setattr(actions, "enqueue_shards", lambda *args: sent.append(args))
+    monkeypatch.setattr(tasks, "enqueue_shards", lambda *args: sent.append(args))
     return sent
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import time
 
+import numpy as np
 import pytest
-from celery.contrib.testing.worker import start_worker
 
 from config.celery import app
-from probing import actions
-from probing.actions import resume_run, run_inline, start_probe_run
+from probing import actions, tasks
+from probing.actions import create_probe_run, run_inline
 from probing.models import CachedVectors, ProbeRun, ProbeShard
 from probing.reporting import run_report
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
@@ -21,13 +21,9 @@ QUEUE = f"probe_cpu_test_{os.getpid()}"
 
 
 @pytest.fixture
-def redis_app(redis_url, settings):
+def probe_worker(celery_worker, settings):
     settings.PROBE_QUEUES = {"cpu": QUEUE, "gpu": QUEUE}
-    app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
-    try:
-        yield app
-    finally:
-        app.conf.update(broker_url=None, result_backend=None)
+    return lambda: celery_worker(queues=[QUEUE], shutdown_timeout=30)
 
 
 def purge(queue: str) -> None:
@@ -55,7 +51,17 @@ def numbers(report: dict) -> dict:
     }
 
 
-def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_numbers(redis_app, tmp_path, monkeypatch):
+def vectors() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Every cached text's sentence and span vectors, by cache key (text, span, model and config)."""
+    return {
+        key: (np.frombuffer(sentence, dtype="<f4"), np.frombuffer(span, dtype="<f4"))
+        for key, sentence, span in CachedVectors.objects.values_list("key", "sentence", "span")
+    }
+
+
+def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_numbers(
+    probe_worker, tmp_path, monkeypatch
+):
     make_probe_data()
     release = publish("1.0.0")
     bert = register_tiny_bert(tmp_path / "tiny-bert")
@@ -65,10 +71,10 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
         time.sleep(0.3)  # time to stop the worker between shards
         return real_run_shard(run_id, index)
 
-    monkeypatch.setattr(actions, "run_shard", slow_run_shard)
+    monkeypatch.setattr(tasks, "run_shard", slow_run_shard)
     purge(QUEUE)
-    with start_worker(redis_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[QUEUE]):
-        run = start_probe_run(release, bert, shard_size=1)  # autocommit: enqueued at once
+    with probe_worker():
+        run = tasks.start_probe_run(release, bert, shard_size=1)  # autocommit: enqueued at once
         wait_for(run, lambda r: r.shards_done >= 2)
     run.refresh_from_db()
     assert run.status == ProbeRun.RUNNING and 2 <= run.shards_done < run.shards_total == 5 and run.queue == QUEUE
@@ -78,8 +84,8 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
     ProbeShard.objects.filter(pk=crashed.pk).update(status=ProbeShard.RUNNING, attempts=1)
     finished = dict(run.shards.filter(status=ProbeShard.DONE).values_list("index", "finished_at"))
 
-    with start_worker(redis_app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[QUEUE]):
-        assert resume_run(run) == sorted(set(range(5)) - set(finished))
+    with probe_worker():
+        assert tasks.resume_probe_run(run) == sorted(set(range(5)) - set(finished))
         run = wait_for(run, lambda r: r.is_finished)
 
     assert run.status == ProbeRun.DONE, run.error
@@ -87,11 +93,17 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
     assert dict(run.shards.filter(index__in=finished).values_list("index", "finished_at")) == finished
     assert set(run.shards.filter(index__in=finished).values_list("attempts", flat=True)) == {1}
     resumed = numbers(run_report(run))
+    resumed_vectors = vectors()
 
     CachedVectors.objects.all().delete()  # the uninterrupted run embeds everything afresh
-    monkeypatch.setattr(actions, "run_shard", real_run_shard)
-    reference = run_inline(start_probe_run(release, bert, shard_size=1, enqueue=False))
+    reference = run_inline(create_probe_run(release, bert, shard_size=1))
+    # Text by text, so that vectors swapped between texts cannot hide behind equal aggregates.
+    expected_vectors = vectors()
+    assert resumed_vectors.keys() == expected_vectors.keys() and len(expected_vectors) == reference.texts_embedded
+    for key, (sentence, span) in expected_vectors.items():
+        np.testing.assert_allclose(resumed_vectors[key][0], sentence, atol=1e-6, err_msg=key)
+        np.testing.assert_allclose(resumed_vectors[key][1], span, atol=1e-6, err_msg=key)
     expected = numbers(run_report(reference))
     assert resumed.keys() == expected.keys()
     for key, value in expected.items():
-        assert resumed[key] == pytest.approx(value, abs=1e-5), key
+        assert resumed[key] == pytest.approx(value, abs=1e-6), key

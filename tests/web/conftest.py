@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.datasets.review_factories import make_curator, make_review_compound
+from tests.building.review_factories import make_curator, make_review_compound
 
 
 @pytest.fixture

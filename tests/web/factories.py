@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 
 
@@ -20,7 +20,7 @@ def make_compound(
     defaults = {
         "modifier": modifier,
         "head": head,
-        "compositionality_class": v.IDIOMATIC,
+        "compositionality_class": vocabulary.IDIOMATIC,
         "type_score": 1.2,
         "source_file": "en_nctti.csv",
         "source_line": 7,
@@ -39,15 +39,15 @@ def make_sentence(
         text = f"Alice called Bob an {compound.text} at the meeting."
     surface = compound.text if surface is None else surface
     start = text.find(surface) if surface else -1
-    span = {"span_start": start, "span_end": start + len(surface), "span_source": v.SPAN_FROM_TAGS}
+    span = {"span_start": start, "span_end": start + len(surface), "span_source": vocabulary.SPAN_FROM_TAGS}
     if start < 0:
         span = {}
-    defaults = {"kind": v.NATURALISTIC, "slot": compound.sentences.count() + 1} | span
+    defaults = {"kind": vocabulary.NATURALISTIC, "slot": compound.sentences.count() + 1} | span
     return Sentence.objects.create(compound=compound, text=text, **(defaults | fields))
 
 
 def make_unavailable_sentence(compound: Compound, pointer: str = "ukWaC doc 1234", **fields) -> Sentence:
-    defaults = {"kind": v.NATURALISTIC, "slot": compound.sentences.count() + 1}
+    defaults = {"kind": vocabulary.NATURALISTIC, "slot": compound.sentences.count() + 1}
     return Sentence.objects.create(
         compound=compound, text="", available=False, corpus_pointer=pointer, **(defaults | fields)
     )
@@ -56,7 +56,7 @@ def make_unavailable_sentence(compound: Compound, pointer: str = "ukWaC doc 1234
 def make_variant(
     sentence: Sentence,
     replacement: str = "enthusiast",
-    kind: str = v.SYNONYM_NC,
+    kind: str = vocabulary.SYNONYM_NC,
     **fields,
 ) -> Variant:
     """The sentence with its compound span replaced by ``replacement``."""
@@ -67,7 +67,7 @@ def make_variant(
         "text": before + replacement + after,
         "span_start": len(before),
         "span_end": len(before) + len(replacement),
-        "span_source": v.SPAN_FROM_DIFF,
+        "span_source": vocabulary.SPAN_FROM_DIFF,
     }
     return Variant.objects.create(sentence=sentence, **(defaults | fields))
 
@@ -78,7 +78,7 @@ def make_paraphrase(
     frequency: int = 1,
     sentence: Sentence | None = None,
 ) -> Paraphrase:
-    level = v.TOKEN_LEVEL if sentence else v.TYPE_LEVEL
+    level = vocabulary.TOKEN_LEVEL if sentence else vocabulary.TYPE_LEVEL
     return Paraphrase.objects.create(
         compound=compound,
         sentence=sentence,
@@ -97,16 +97,16 @@ def make_dataset() -> dict:
     first = make_sentence(beaver, "Carol is such an eager beaver that she starts at six.")
     second = make_sentence(beaver, "The eager beavers stayed late.", surface="eager beavers", plural=True)
     pointer = make_unavailable_sentence(beaver)
-    neutral = make_sentence(beaver, "This is an eager beaver.", kind=v.NEUTRAL_SHORT, slot=1)
+    neutral = make_sentence(beaver, "This is an eager beaver.", kind=vocabulary.NEUTRAL_SHORT, slot=1)
     make_paraphrase(beaver, "enthusiast", frequency=3)
     make_paraphrase(beaver, "hard worker", frequency=2)
     make_paraphrase(beaver, "keen person", sentence=first)
     synonym = make_variant(first, "enthusiast")
-    head_only = make_variant(first, "beaver", kind=v.HEAD_ONLY, status=v.APPROVED)
+    head_only = make_variant(first, "beaver", kind=vocabulary.HEAD_ONLY, status=vocabulary.APPROVED)
     make_variant(second, "enthusiasts")
-    olive = make_compound("olive oil", compositionality_class=v.COMPOSITIONAL, type_score=4.8)
+    olive = make_compound("olive oil", compositionality_class=vocabulary.COMPOSITIONAL, type_score=4.8)
     make_sentence(olive, "Dave cooks with olive oil.")
-    guarda = make_compound("guarda chuva", language="pt", compositionality_class=v.PARTLY, type_score=2.5)
+    guarda = make_compound("guarda chuva", language="pt", compositionality_class=vocabulary.PARTLY, type_score=2.5)
     make_sentence(guarda, "Erin esqueceu o guarda chuva.")
     return {
         "beaver": beaver,

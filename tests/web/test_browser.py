@@ -1,9 +1,10 @@
-"""End to end in a real browser: the home page links to a compound whose occurrence is highlighted."""
+"""End to end in a real browser: a curator's home page links to a compound whose occurrence is highlighted."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.building.review_factories import make_curator
 from tests.web.factories import make_compound, make_sentence, make_unavailable_sentence, make_variant
 
 # The ``browser`` marker (tests/conftest.py) skips these tests when /usr/bin/chromium is missing, and
@@ -21,7 +22,12 @@ def test_home_to_compound_highlights_the_occurrence(live_server, page):
     make_unavailable_sentence(compound)
     make_compound("olive oil")
 
-    page.goto(live_server.url + "/")
+    make_curator("alice")  # password "pw"
+    page.goto(live_server.url + "/accounts/login/?next=/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("pw")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/")
     assert page.title() == "Idiomaticity Workbench"
     page.get_by_role("link", name="eager beaver", exact=True).click()
     page.wait_for_url(f"**/compounds/{compound.pk}/")

@@ -1,4 +1,4 @@
-"""The overview page and the compound page: content, filters, escaping and query counts."""
+"""The overview page and the compound page (curators only): content, filters, escaping and query counts."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 
-from datasets import vocabulary as v
+from datasets import vocabulary
 from tests.web.factories import (
     make_compound,
     make_dataset,
@@ -18,6 +19,13 @@ from tests.web.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(client, alice):
+    """The working dataset is for curators only (issue 14): these tests read it as Alice, a curator."""
+    client.force_login(alice)
+    return client
 
 
 def compound_names(response) -> list[str]:
@@ -69,8 +77,8 @@ def test_home_lists_compounds_grouped_by_language_with_links(client):
     ("query", "expected"),
     [
         ({"language": "pt"}, ["guarda chuva"]),
-        ({"class": v.COMPOSITIONAL}, ["olive oil"]),
-        ({"class": v.IDIOMATIC, "language": "en"}, ["eager beaver"]),
+        ({"class": vocabulary.COMPOSITIONAL}, ["olive oil"]),
+        ({"class": vocabulary.IDIOMATIC, "language": "en"}, ["eager beaver"]),
         ({"q": "BEAV"}, ["eager beaver"]),
         ({"q": "oil", "language": "pt"}, []),
     ],
@@ -124,7 +132,7 @@ def test_home_paginates_by_fifty(client):
 def test_pagination_links_keep_the_filters(client):
     for number in range(51):
         make_compound(f"word{number:02d} thing", language="pt")
-    response = client.get(reverse("home"), {"language": "pt", "class": v.IDIOMATIC})
+    response = client.get(reverse("home"), {"language": "pt", "class": vocabulary.IDIOMATIC})
     assert "?language=pt&amp;class=idiomatic&amp;page=2" in response.content.decode()
 
 
@@ -146,8 +154,8 @@ def test_compound_page_shows_the_compound(client):
     ]:
         assert text in body
     labels = [group["label"] for group in response.context["sentence_groups"]]
-    kind_labels = dict(v.SENTENCE_KIND_CHOICES)
-    assert labels == [kind_labels[v.NATURALISTIC], kind_labels[v.NEUTRAL_SHORT]]
+    kind_labels = dict(vocabulary.SENTENCE_KIND_CHOICES)
+    assert labels == [kind_labels[vocabulary.NATURALISTIC], kind_labels[vocabulary.NEUTRAL_SHORT]]
     assert "Neutral (short: This is a/an &lt;NC&gt;)" in body
 
 
@@ -215,15 +223,16 @@ def test_compound_page_query_count_is_constant(client, django_assert_max_num_que
     for slot in range(1, 4):
         sentence = make_sentence(compound, f"Heidi left the rat race in year {slot}.", slot=slot)
         for rank in range(1, 6):
-            make_variant(sentence, f"random compound {rank}", kind=v.RANDOM_FREQ, rank=rank)
-    make_unavailable_sentence(compound, kind=v.NEUTRAL_LONG, slot=1)
-    with django_assert_max_num_queries(5):
+            make_variant(sentence, f"random compound {rank}", kind=vocabulary.RANDOM_FREQ, rank=rank)
+    make_unavailable_sentence(compound, kind=vocabulary.NEUTRAL_LONG, slot=1)
+    with django_assert_max_num_queries(5 + 3):  # 3 for the curator's session, user and group
         response = client.get(reverse("compound", args=[compound.pk]))
     assert response.status_code == 200
     assert response.content.decode().count('<mark class="rep">') == 15
 
 
-def test_header_shows_login_link_or_user_with_logout_form(client):
+def test_header_shows_login_link_or_user_with_logout_form():
+    client = Client()
     response = client.get(reverse("home"))
     assert f'href="{reverse("login")}?next=/"' in response.content.decode()
     user = get_user_model().objects.create_user("ivan", password="correct horse battery")

@@ -13,9 +13,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import encode_multipart
 
-from datasets.models import Compound, Release, ReleaseFile
-from datasets.releases.actions import create_release
-from tests.datasets.review_factories import make_annotator
+from datasets.models import Compound
+from releases.actions import create_release
+from releases.models import Release, ReleaseFile
+from tests.building.review_factories import make_annotator
 from tests.web.factories import make_dataset
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_anyone_lists_published_releases(client, releases):
     assert release["title"] == "First"
     assert release["languages"] == ["en", "pt"]
     assert release["checksum"] == releases["published"].checksum
-    assert release["created_by"] == "alice"
+    assert release["created_by"] is None and release["published_by"] is None  # who made it is for curators
     assert release["counts"]["en"]["compounds"] == 2
     assert release["url"] == "http://testserver/api/releases/1.0.0/"
     assert release["zip_url"] == "http://testserver/api/releases/1.0.0/zip/"
@@ -267,3 +268,12 @@ def test_publishing_or_recreating_a_published_release_is_refused(client, release
         assert "already published" in publish.json()["detail"]
         assert "already exists" in recreate.json()["version"][0]
     assert stored_state() == before
+
+
+@pytest.mark.parametrize(("role", "shown"), [("anonymous", None), ("annotator", None), ("curator", "alice")])
+def test_only_curators_see_who_made_and_published_a_release(client, releases, alice, role, shown):
+    login(client, role, alice)
+    release = client.get(RELEASE).json()
+    assert (release["created_by"], release["published_by"]) == (shown, shown)
+    for page in ("/releases/", "/releases/1.0.0/"):
+        assert ("alice" in client.get(page).content.decode()) is (shown is not None), page

@@ -15,10 +15,11 @@ import zipfile
 import pytest
 from django.urls import reverse
 
-from datasets import vocabulary as v
-from datasets.models import Compound, Release, ReleaseFile, Variant
-from datasets.releases.actions import create_release
-from tests.datasets.review_factories import make_annotator
+from datasets import vocabulary
+from datasets.models import Compound, Variant
+from releases.actions import create_release
+from releases.models import Release, ReleaseFile
+from tests.building.review_factories import make_annotator
 from tests.web.factories import make_collection, make_compound, make_dataset, make_sentence
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def releases(alice) -> dict:
     data = make_dataset()
     published = create_release("1.0.0", ["en", "pt"], user=alice, publish=True, title=TITLE)
     Compound.objects.filter(pk=data["olive"].pk).update(type_score=3.9)
-    Variant.objects.filter(pk=data["synonym"].pk).update(status=v.APPROVED)
+    Variant.objects.filter(pk=data["synonym"].pk).update(status=vocabulary.APPROVED)
     make_sentence(make_compound("ivory tower", type_score=0.5), "Dave lives in an ivory tower.")
     draft = create_release("1.1.0", ["en", "pt"], user=alice, title="Second")
     return {"published": published, "draft": draft, "data": data}
@@ -80,7 +81,9 @@ def test_release_page_shows_metadata_counts_files_and_the_escaped_data_card(clie
     english = response.context["counts"]["rows"][0]
     assert (english["compounds"], english["sentences"]) == (2, 4)
     assert english["classes"] == [1, 0, 1, 0]  # idiomatic, partly, compositional, unclassified
-    assert response.context["counts"]["kinds"] == [(v.HEAD_ONLY, dict(v.VARIANT_KIND_CHOICES)[v.HEAD_ONLY])]
+    assert response.context["counts"]["kinds"] == [
+        (vocabulary.HEAD_ONLY, dict(vocabulary.VARIANT_KIND_CHOICES)[vocabulary.HEAD_ONLY])
+    ]
     paths = [row["path"] for row in response.context["files"]]
     assert "manifest.json" in paths and "README.md" in paths and "release.zip" not in paths
     assert url("release_file", "1.0.0", "tidy/pairs.jsonl") in page
@@ -140,7 +143,9 @@ def test_diff_page_and_json(curator_client, releases):
     assert body["compounds"]["changed"] == [
         {"language": "en", "compound": "olive oil", "changes": {"type_score": {"old": 4.8, "new": 3.9}}}
     ]
-    assert [(row["compound"], row["kind"]) for row in body["variants"]["added"]] == [("eager beaver", v.SYNONYM_NC)]
+    assert [(row["compound"], row["kind"]) for row in body["variants"]["added"]] == [
+        ("eager beaver", vocabulary.SYNONYM_NC)
+    ]
     assert body["scores"]["type_score"]["largest"][0]["change"] == -0.9
 
 
@@ -274,3 +279,60 @@ def test_unknown_releases_are_not_found(client, releases):
     assert client.get(url("release", "9.9.9")).status_code == 404
     assert client.get(url("release_diff", "1.0.0", "9.9.9")).status_code == 404
     assert client.get(url("release_diff_choose", "1.0.0"), {"other": "nope"}).status_code == 404
+
+
+def test_the_data_card_is_html_and_a_script_in_it_is_inert(client, alice):
+    make_dataset()
+    create_release("1.0.0", ["en"], user=alice, publish=True, description="<script>alert('card')</script> **bold**")
+
+    page = client.get(url("release", "1.0.0")).content.decode()
+
+    card = page.split('class="card data-card"', 1)[1]
+    assert "<h1>" in card or "<h2>" in card  # Markdown headings, not a <pre> of Markdown source
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert" in card
+    assert 'class="readme"' not in page
+
+
+def test_the_probe_kind_table_has_a_row_per_kind(client, releases):
+    response = client.get(url("release", "1.0.0"))
+    kinds = response.context["counts"]["kind_rows"]
+    assert [row["kind"] for row in kinds] == [vocabulary.HEAD_ONLY]
+    assert kinds[0]["counts"] == [row["variants"][0] for row in response.context["counts"]["rows"]]
+
+
+def test_the_policy_line_never_shows_python_none(client, releases):
+    assert "None" not in client.get(url("release", "1.0.0")).content.decode()
+
+
+def test_consecutive_versions_link_to_their_diff_and_each_release_picks_a_version(curator_client, releases):
+    create_release("1.0.1", ["pt"], publish=True)
+
+    listing = curator_client.get(url("releases")).content.decode()
+    assert url("release_diff", "1.0.0", "1.0.1") in listing
+    assert url("release_diff", "1.0.1", "1.1.0") in listing
+    assert url("release_diff", "1.0.0", "1.1.0") not in listing  # only neighbours
+
+    page = curator_client.get(url("release", "1.0.1")).content.decode()
+    picker = page.split('class="version-picker', 1)[1].split("</nav>", 1)[0]
+    assert url("release", "1.0.0") in picker and url("release", "1.1.0") in picker
+    assert '<strong aria-current="page">1.0.1</strong>' in picker
+    assert url("release_diff", "1.0.0", "1.0.1") in picker
+
+
+def test_the_diff_page_rounds_numbers_and_names_classes(curator_client, alice):
+    data = make_dataset()
+    create_release("1.0.0", ["en", "pt"], user=alice, publish=True)
+    Compound.objects.filter(pk=data["olive"].pk).update(
+        type_score=3.8000000000000003, compositionality_class=vocabulary.PARTLY
+    )
+    create_release("1.1.0", ["en", "pt"], user=alice, publish=True)
+
+    response = curator_client.get(url("release_diff", "1.0.0", "1.1.0"))
+
+    page = response.content.decode()
+    assert "3.8000000000000003" not in page and "→ 3.8<" in page
+    assert "Partly compositional" in page and "partly_compositional" not in page
+    json_body = curator_client.get(url("release_diff_json", "1.0.0", "1.1.0")).json()
+    changes = json_body["compounds"]["changed"][0]["changes"]
+    assert changes["type_score"]["new"] == 3.8000000000000003  # the download keeps the exact value

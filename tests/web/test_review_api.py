@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from datasets import vocabulary as v
-from datasets.models import Variant, VariantChange
-from tests.datasets.review_factories import AGREEMENT_FLAG, make_annotator
+from building.models import VariantChange
+from datasets import vocabulary
+from datasets.models import Variant
+from tests.building.review_factories import AGREEMENT_FLAG, make_annotator
 
 pytestmark = pytest.mark.django_db
 
@@ -45,18 +46,27 @@ def test_only_curators_may_read_the_changes(client, data, role):
     assert client.get(f"/api/variants/{data['synonym'].pk}/changes/").status_code == 403
 
 
-def test_reading_variants_stays_open_to_everyone(client, data):
-    assert client.get("/api/variants/").status_code == 200
-    assert client.get(f"/api/variants/{data['synonym'].pk}/").status_code == 200
+@pytest.mark.parametrize("role", ["anonymous", "annotator"])
+def test_only_curators_may_read_variants(client, data, role):
+    # Variants carry the gold synonyms: the answers of the working dataset.
+    if role == "annotator":
+        client.force_login(make_annotator("bob"))
+    assert client.get("/api/variants/").status_code == 403
+    assert client.get(f"/api/variants/{data['synonym'].pk}/").status_code == 403
+
+
+def test_curators_read_variants(curator_client, data):
+    assert curator_client.get("/api/variants/").status_code == 200
+    assert curator_client.get(f"/api/variants/{data['synonym'].pk}/").status_code == 200
 
 
 @pytest.mark.parametrize(
     ("action", "name", "body", "status"),
     [
-        ("approve", "synonym", None, v.APPROVED),
-        ("reject", "synonym", {"note": "too formal"}, v.REJECTED),
-        ("edit", "synonym", {"marked_text": "Carol is such an [ace] that she starts at six."}, v.EDITED),
-        ("reset", "approved", None, v.GENERATED),
+        ("approve", "synonym", None, vocabulary.APPROVED),
+        ("reject", "synonym", {"note": "too formal"}, vocabulary.REJECTED),
+        ("edit", "synonym", {"marked_text": "Carol is such an [ace] that she starts at six."}, vocabulary.EDITED),
+        ("reset", "approved", None, vocabulary.GENERATED),
     ],
 )
 def test_a_curators_action_answers_with_the_updated_variant(curator_client, alice, data, action, name, body, status):
@@ -80,7 +90,7 @@ def test_an_edit_by_text_and_span(curator_client, data):
         22,
         "keen person",
     )
-    assert (body["status"], body["span_source"], body["flags"]) == (v.EDITED, v.SPAN_FROM_EDIT, [])
+    assert (body["status"], body["span_source"], body["flags"]) == (vocabulary.EDITED, vocabulary.SPAN_FROM_EDIT, [])
     assert Variant.objects.get(pk=data["flagged"].pk).details["resolved_flags"] == [AGREEMENT_FLAG]
 
 
@@ -118,16 +128,17 @@ def test_the_changes_list_is_newest_first_with_before_and_after(curator_client, 
     assert response.status_code == 200
     changes = response.json()
     assert [(c["action"], c["user"]) for c in changes] == [("edit", "alice"), ("approve", "alice")]
-    assert changes[0]["before"] == {"text": variant.text, "span": [17, 27], "status": v.APPROVED}
+    assert changes[0]["before"] == {"text": variant.text, "span": [17, 27], "status": vocabulary.APPROVED}
     assert changes[0]["after"] == {
         "text": "Carol is such an ace that she starts at six.",
         "span": [17, 20],
-        "status": v.EDITED,
+        "status": vocabulary.EDITED,
     }
 
 
 @pytest.mark.parametrize(("flagged", "expected"), [("true", {"flagged"}), ("false", None)])
-def test_the_variant_list_filters_by_flags(client, data, flagged, expected):
+def test_the_variant_list_filters_by_flags(curator_client, data, flagged, expected):
+    client = curator_client
     rows = client.get("/api/variants/", {"flagged": flagged}).json()["results"]
     ids = {row["id"] for row in rows}
     if expected is None:

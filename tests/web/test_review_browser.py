@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from datasets import vocabulary as v
-from datasets.models import Variant, VariantChange
+from building.models import VariantChange
+from datasets import vocabulary
+from datasets.models import Variant
+from tests.building.review_factories import make_curator, make_review_compound
 from tests.conftest import REPO_ROOT
-from tests.datasets.review_factories import make_curator, make_review_compound
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO_ROOT / "var" / "test-artifacts"
@@ -46,7 +47,7 @@ def test_a_curator_reviews_a_compound_with_the_keyboard(live_server, page):
     page.keyboard.press("a")
     expect(row("synonym").locator(".status-badge")).to_have_text("approved")
     expect_focus_on("synonym")
-    assert status_of(data["synonym"]) == v.APPROVED
+    assert status_of(data["synonym"]) == vocabulary.APPROVED
     assert "approved by alice" in row("synonym").locator(".last-change").inner_text()
 
     page.keyboard.press("j")
@@ -63,7 +64,7 @@ def test_a_curator_reviews_a_compound_with_the_keyboard(live_server, page):
     expect(row("head").locator("mark.rep")).to_have_text("eager one")
     expect_focus_on("head")
     head = Variant.objects.get(pk=data["head"].pk)
-    assert (head.status, head.replacement, head.decided_by.username) == (v.EDITED, "eager one", "alice")
+    assert (head.status, head.replacement, head.decided_by.username) == (vocabulary.EDITED, "eager one", "alice")
 
     # A bad edit shows its error in the row and changes nothing; Escape gives the row back.
     page.keyboard.press("e")
@@ -82,18 +83,18 @@ def test_a_curator_reviews_a_compound_with_the_keyboard(live_server, page):
     expect_focus_on("isolated")
     page.keyboard.press("r")
     expect(row("isolated").locator(".status-badge")).to_have_text("rejected")
-    assert status_of(data["isolated"]) == v.REJECTED
+    assert status_of(data["isolated"]) == vocabulary.REJECTED
 
     page.keyboard.press("Shift+A")
     expect(page.locator("#review-status")).to_have_text("Approved 1 unflagged pending variant.")
     expect(row("neutral_synonym").locator(".status-badge")).to_have_text("approved")
     expect(page.locator("[data-count=pending]")).to_have_text("1")  # the flagged one
-    assert status_of(data["neutral_synonym"]) == v.APPROVED
-    assert status_of(data["flagged"]) == v.GENERATED  # flagged: left for a curator's eye
+    assert status_of(data["neutral_synonym"]) == vocabulary.APPROVED
+    assert status_of(data["flagged"]) == vocabulary.GENERATED  # flagged: left for a curator's eye
 
     page.keyboard.press("u")  # the focused row (isolated) goes back to pending
     expect(row("isolated").locator(".status-badge")).to_have_text("pending")
-    assert status_of(data["isolated"]) == v.GENERATED
+    assert status_of(data["isolated"]) == vocabulary.GENERATED
 
     actions = list(VariantChange.objects.order_by("id").values_list("action", "variant_id", "user__username"))
     assert actions == [

@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from datasets import vocabulary as v
-from datasets.curation import approve_variant, reject_variant
-from datasets.models import Variant, VariantChange
-from tests.datasets.review_factories import AGREEMENT_FLAG, make_annotator, make_curator, make_review_compound
+from building.curation import approve_variant, reject_variant
+from building.models import VariantChange
+from datasets import vocabulary
+from datasets.models import Variant
+from tests.building.review_factories import AGREEMENT_FLAG, make_annotator, make_curator, make_review_compound
 from tests.web.factories import make_compound, make_sentence, make_variant
 
 pytestmark = pytest.mark.django_db
@@ -145,8 +146,8 @@ def test_the_review_page_takes_a_constant_number_of_queries(curator_client, data
         ({"status": "approved"}, ["approved"]),
         ({"status": "rejected"}, ["rejected"]),
         ({"flagged": "1"}, ["flagged"]),
-        ({"kind": v.HEAD_ONLY}, ["head"]),
-        ({"kind": v.SYNONYM_NC, "status": "pending"}, ["synonym", "isolated", "neutral_synonym"]),
+        ({"kind": vocabulary.HEAD_ONLY}, ["head"]),
+        ({"kind": vocabulary.SYNONYM_NC, "status": "pending"}, ["synonym", "isolated", "neutral_synonym"]),
         ({"status": "lost"}, ["synonym", "isolated", "head", "approved", "flagged", "rejected", "neutral_synonym"]),
     ],
 )
@@ -165,7 +166,7 @@ def test_approving_without_javascript_redirects_back_with_the_filters_and_an_anc
     assert response.status_code == 302
     assert response["Location"] == review_url(data, status="pending", kind="synonym_nc") + f"#variant-{variant.pk}"
     variant.refresh_from_db()
-    assert (variant.status, variant.decided_by) == (v.APPROVED, alice)
+    assert (variant.status, variant.decided_by) == (vocabulary.APPROVED, alice)
 
 
 def test_each_row_shows_its_last_change_and_its_history(curator_client, alice, data):
@@ -204,7 +205,7 @@ def test_an_edit_saves_the_text_and_span(curator_client, alice, data):
 
     assert response.status_code == 302
     variant.refresh_from_db()
-    assert (variant.status, variant.replacement, variant.flags) == (v.EDITED, "keen person", [])
+    assert (variant.status, variant.replacement, variant.flags) == (vocabulary.EDITED, "keen person", [])
 
 
 def test_with_json_an_action_answers_with_the_row_to_swap_in(curator_client, data):
@@ -214,7 +215,7 @@ def test_with_json_an_action_answers_with_the_row_to_swap_in(curator_client, dat
 
     assert response.status_code == 200
     body = response.json()
-    assert body["status"] == v.REJECTED
+    assert body["status"] == vocabulary.REJECTED
     assert list(body["rows"]) == [str(variant.pk)]
     assert f'id="variant-{variant.pk}"' in body["rows"][str(variant.pk)]
     assert "rejected by alice" in body["rows"][str(variant.pk)]
@@ -236,14 +237,14 @@ def test_approve_all_unflagged_keeps_to_the_kind_filter(curator_client, data):
     response = curator_client.post(url)
 
     assert response["Location"] == review_url(data, kind="head_only")
-    approved = set(Variant.objects.filter(status=v.APPROVED).values_list("pk", flat=True))
+    approved = set(Variant.objects.filter(status=vocabulary.APPROVED).values_list("pk", flat=True))
     assert approved == {data["head"].pk, data["approved"].pk}
     assert VariantChange.objects.count() == 1
 
 
 def test_the_next_compound_link_skips_compounds_without_pending_variants(curator_client, alice, data):
     done = make_review_compound("fire brigade")
-    for variant in Variant.objects.filter(sentence__compound=done["compound"], status=v.GENERATED):
+    for variant in Variant.objects.filter(sentence__compound=done["compound"], status=vocabulary.GENERATED):
         approve_variant(variant, alice)
     owl = make_review_compound("night owl")
 

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from annotation.actions import add_items
 from annotation.models import Campaign, Item
-from datasets import vocabulary as v
+from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence
 
 INSTRUCTIONS = (
@@ -81,7 +81,7 @@ class Command(BaseCommand):
         if not created and campaign.items.exists():
             return campaign
         sentences = Sentence.objects.filter(
-            compound__collection=collection, compound__language="en", kind=v.NATURALISTIC, available=True
+            compound__collection=collection, compound__language="en", kind=vocabulary.NATURALISTIC, available=True
         ).order_by("compound__key", "slot")
         by_key = {(s.compound.text, s.slot): s for s in sentences.select_related("compound")}
         checks = {(text, slot) for text, slot, *_ in TRAINING} | {ATTENTION[:2]}

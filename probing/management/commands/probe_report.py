@@ -44,6 +44,8 @@ def text_lines(run: ProbeRun, every: bool = False) -> list[str]:
         return lines
     if human := report.get("human_score"):
         lines.append(f"human score: {human['rule']} {human['sources']}")
+        if human.get("note"):
+            lines.append(human["note"])
     lines += ["", "mean (std) over compounds:"]
     for row in report["summary"]:
         if row["mean"] is not None and not row["measure"].endswith("_std"):

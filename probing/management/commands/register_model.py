@@ -29,9 +29,15 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True, help="A slug, e.g. bert-base.")
         parser.add_argument("--kind", required=True, choices=[k for k, _ in EmbeddingModel.KIND_CHOICES])
         parser.add_argument(
-            "--source", required=True, help='Folder, vectors file, "bundled:minilm" or the OpenAI model name.'
+            "--source",
+            required=True,
+            help='Folder, vectors file, ELMo folder or weights file, "bundled:minilm" or the OpenAI model name.',
         )
-        parser.add_argument("--options", help='JSON, e.g. {"revision": "abc123"} or {"api_key_env": "OPENAI_API_KEY"}.')
+        parser.add_argument(
+            "--options",
+            help='JSON, e.g. {"revision": "abc123"}, {"api_key_env": "OPENAI_API_KEY"} or '
+            '{"options_file": "/models/elmo/options.json"}.',
+        )
         parser.add_argument("--config", help='JSON EmbedConfig overrides, e.g. {"layers": [-1], "batch_size": 16}.')
         parser.add_argument("--queue", choices=[q for q, _ in EmbeddingModel.QUEUE_CHOICES], default="cpu")
         parser.add_argument("--inactive", action="store_true", help="Leave it out of the nightly runs.")

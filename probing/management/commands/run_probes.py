@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import time
 
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from datasets.release_models import Release
-from probing.actions import ProbeError, fail_run, run_shard, start_probe_run
+from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, run_shard
 from probing.loading import estimate_cost
 from probing.management.commands.register_model import json_object
 from probing.models import EmbeddingModel, ProbeRun
+from probing.reporting import human_score_note
+from probing.tasks import start_probe_run
+from releases.models import Release
 
 POLL = 1.0  # seconds between progress checks
 WORKER_CHECK = 3.0  # seconds between asks for a worker on the queue
@@ -27,7 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("--release", help="Version of a published release (default: the newest).")
         parser.add_argument("--model", required=True, help="Name of a registered model, e.g. minilm.")
         parser.add_argument("--config", help='JSON overrides of the model\'s config, e.g. {"layers": [-1]}.')
-        parser.add_argument("--shard-size", type=int, default=20, help="Compounds per shard (default 20).")
+        parser.add_argument(
+            "--shard-size", type=int, default=SHARD_SIZE, help=f"Compounds per shard (default {SHARD_SIZE})."
+        )
         parser.add_argument("--wait", action="store_true", help="Wait until the run finishes, showing progress.")
         parser.add_argument("--timeout", type=float, default=3600.0, help="Seconds --wait waits (default 3600).")
         parser.add_argument("--inline", action="store_true", help="Compute every shard in this process.")
@@ -62,14 +67,15 @@ class Command(BaseCommand):
                 )
                 self.stdout.write(str(existing.pk))
                 return
+        # --inline computes the shards here; otherwise they go to the workers of the model's queue.
+        create = create_probe_run if options["inline"] else start_probe_run
         try:
-            run = start_probe_run(
+            run = create(
                 release,
                 model,
                 config=json_object(options["config"], "--config"),
                 user=user,
                 shard_size=options["shard_size"],
-                enqueue=not options["inline"],
             )
         except ProbeError as error:
             raise CommandError(str(error)) from None
@@ -82,6 +88,10 @@ class Command(BaseCommand):
         elif options["wait"]:
             run = self._wait(run, options["timeout"])
         self.stdout.write(str(run.pk))
+        if run.status == ProbeRun.DONE and (
+            note := human_score_note((run.report or {}).get("human_score"), release.version)
+        ):
+            self.stderr.write(note)
         if run.status in (ProbeRun.FAILED, ProbeRun.CANCELLED):
             raise CommandError(f"probe run {run.pk} {run.status}: {run.error or 'no message'}")
 
@@ -145,10 +155,8 @@ class Command(BaseCommand):
 
 def queue_has_worker(queue: str) -> bool:
     """Does a live worker consume ``queue``? (False when none answers, or the broker cannot broadcast.)"""
-    from config.celery import app
-
     try:
-        replies = app.control.inspect(timeout=1.0).active_queues() or {}
+        replies = current_app.control.inspect(timeout=1.0).active_queues() or {}
     except Exception:  # a broker without broadcast, or unreachable: say no, the timeout decides
         return False
     return any(q.get("name") == queue for queues in replies.values() for q in queues or [])

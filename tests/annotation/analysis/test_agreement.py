@@ -170,11 +170,15 @@ def test_agreement_table_rows() -> None:
         itertools.product(agreement.QUESTIONS, ("interval", "ordinal"), ("full", "top2", "top3"))
     )
     for row in rows:
-        assert set(row) == {"question", "level", "procedure", "alpha", "low", "high", "n_items", "n_annotators"}
+        assert set(row) == {
+            *("question", "level", "procedure", "alpha", "low", "high", "n_items", "n_annotators", "interval_note")
+        }
+        # every procedure is bootstrapped, the top-k ones on the items their annotators share
+        assert row["low"] <= row["alpha"] <= row["high"] and row["interval_note"] == ""
         if row["procedure"] == "full":
-            assert row["low"] <= row["alpha"] <= row["high"] and row["n_annotators"] == 6
+            assert row["n_annotators"] == 6
         else:
-            assert np.isnan(row["low"]) and row["n_annotators"] == int(row["procedure"][-1])
+            assert row["n_annotators"] == int(row["procedure"][-1])
 
 
 def test_agreement_table_keeps_its_shape_with_two_annotators() -> None:
@@ -185,3 +189,16 @@ def test_agreement_table_keeps_its_shape_with_two_annotators() -> None:
     ]
     top3 = [r for r in rows if r["procedure"] == "top3"]
     assert all(np.isnan(r["alpha"]) and r["n_items"] == 0 and r["n_annotators"] == 0 for r in top3)
+    assert {r["interval_note"] for r in top3} == {"no item was rated by 3 annotators in common"}
+
+
+def test_top_k_intervals_are_finite_on_the_benchmark_campaign() -> None:
+    """benchmarks/analytics.py printed [nan, nan] for top2 and top3: the top-k alphas were never bootstrapped."""
+    from benchmarks.analytics import build_campaign
+
+    rows = agreement.agreement_table(build_campaign(0), questions=["compound_score"], n_resamples=200, seed=0)
+    top_k = [r for r in rows if r["procedure"] != "full"]
+    assert len(top_k) == 4 and all(r["n_items"] > 0 for r in top_k)
+    for row in top_k:
+        assert np.isfinite(row["low"]) and np.isfinite(row["high"]), row
+        assert row["low"] <= row["alpha"] <= row["high"]

@@ -72,3 +72,14 @@ def test_the_weights_hash_covers_every_model_file(tmp_path):
     (tmp_path / "new").write_bytes(b"a" * 1_500_000 + b"b" + b"a" * 1_499_999)
     (tmp_path / "new").replace(tmp_path / "model.safetensors")
     assert weights_sha256(tmp_path) != before
+
+
+def test_an_item_is_hashed_once_and_pickles_without_its_hash():
+    import pickle
+
+    item = TextSpan("an eager beaver", [3, 15])
+    assert {item: 1}[TextSpan("an eager beaver", (3, 15))] == 1
+    data = pickle.dumps(item)
+    assert b"_hash" not in data  # str hashes are salted per process: a pickled hash would be stale
+    again = pickle.loads(data)
+    assert again == item and hash(again) == hash(item) and again.span == (3, 15)

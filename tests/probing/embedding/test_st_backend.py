@@ -56,8 +56,24 @@ def test_identity_names_the_bundled_model_and_hashes_its_files(minilm):
     assert identity["dim"] == 384 and len(identity["weights_sha256"]) == 64
 
 
-def test_offsets_from_a_tokenization_unlike_the_pipelines_are_refused(minilm, monkeypatch):
+def test_offsets_from_a_tokenization_unlike_the_pipelines_are_refused(monkeypatch):
+    # A backend of its own: the check runs until the pipeline's preprocessing has been seen to match.
+    minilm = load_backend("sentence_transformers", str(bundled_minilm_path()))
     preprocess = minilm.model.preprocess
     monkeypatch.setattr(minilm.model, "preprocess", lambda texts, **options: preprocess(texts, max_length=4))
     with pytest.raises(RuntimeError, match="ids differ"):
         minilm.embed_batch([BEAVER], EmbedConfig())
+
+
+def test_once_the_pipeline_is_seen_to_match_its_preprocessing_is_not_run_again(monkeypatch):
+    minilm = load_backend("sentence_transformers", str(bundled_minilm_path()))
+    first = minilm.embed_batch([BEAVER], EmbedConfig())[0]
+    calls = []
+    preprocess = minilm.model.preprocess
+    monkeypatch.setattr(
+        minilm.model, "preprocess", lambda texts, **options: calls.append(texts) or preprocess(texts, **options)
+    )
+    again = minilm.embed_batch([BEAVER, WORKER], EmbedConfig())
+    assert calls == []
+    np.testing.assert_allclose(again[0].sentence, first.sentence, atol=1e-6)
+    np.testing.assert_allclose(again[0].span, first.span, atol=1e-6)

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+import torch
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
 from probing.engine import MemoryCache, embed_all
@@ -98,3 +99,27 @@ def test_cache_hits_and_invalidation(tiny_bert):
     changed, stats = embed_all(backend, items, EmbedConfig(layers=(-1,)), cache=cache)
     assert (stats.cached, stats.embedded) == (0, 10)
     assert not np.allclose(changed[items[0]].span, first[items[0]].span)
+
+
+@pytest.mark.parametrize("model", ["tiny_bert", "tiny_llama"])
+def test_the_fast_encoder_gives_what_the_tokenizer_call_gives(model, request):
+    from probing.embedding.transformer import FastEncoder
+
+    backend = load_backend("transformer", str(request.getfixturevalue(model)))
+    texts = [item.text for item in sentences(12)] + ["", "he is a hard worker."]
+    encoder = FastEncoder(backend.tokenizer)
+    for max_length in (8, 512):
+        expected = backend.tokenizer(
+            texts,
+            padding=True,
+            truncation=True,
+            max_length=max_length,
+            return_offsets_mapping=True,
+            return_special_tokens_mask=True,
+            return_tensors="pt",
+        )
+        got = encoder.batch(texts, max_length)
+        assert set(got) == set(expected)
+        for key in got:
+            assert torch.equal(got[key], expected[key]), key
+    assert encoder.lengths(texts) == [len(ids) for ids in backend.tokenizer(texts)["input_ids"]]

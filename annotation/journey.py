@@ -1,0 +1,211 @@
+"""An annotator's way through a campaign: what comes next, and what the pages say about progress and time.
+
+Reads here; every write goes through ``annotation.actions``. The order is consent, practice
+(graded: ``protocol.practice_needed``), then regular items with an attention check after every
+``ATTENTION_EVERY`` ratings, and an end: the completion code once the campaign's minimum is rated,
+a wait while other workers hold the remaining items, or "study full".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from annotation import timing
+from annotation.actions import (
+    claim_check_item,
+    claim_new_item,
+    complete,
+    current_assignment,
+    end_training,
+    release_expired,
+)
+from annotation.models import Annotator, Assignment, Campaign, Item, Rating
+from annotation.protocol import gold_correct, practice_needed
+
+ATTENTION_EVERY = 5
+# No item is free but other workers hold some: the rating page says so and tries again.
+WAIT = "wait"
+PACE_CACHE_SECONDS = 60
+PACE_SAMPLE = 500  # the latest ratings the measured median is taken from
+
+
+@dataclass(frozen=True)
+class CampaignCounts:
+    regular: int
+    training: int
+    attention: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    rated: int  # regular items rated
+    training_rated: int
+    attention_shown: int
+
+
+def campaign_counts(campaign: Campaign) -> CampaignCounts:
+    """Items per role, in one query (once per request: kept on the campaign instance)."""
+    if (counts := getattr(campaign, "_item_counts", None)) is None:
+        counts = CampaignCounts(
+            **Item.objects.filter(campaign=campaign).aggregate(
+                regular=Count("id", filter=Q(role=Item.REGULAR)),
+                training=Count("id", filter=Q(role=Item.TRAINING)),
+                attention=Count("id", filter=Q(role=Item.ATTENTION)),
+            )
+        )
+        campaign._item_counts = counts
+    return counts
+
+
+def progress(annotator: Annotator) -> Progress:
+    """What the annotator has done so far, in one query (once per request: kept on the annotator instance).
+
+    The actions that change it (``submit_rating``, ``skip_item``) drop the kept value; claiming an
+    attention check after reading it only moves ``attention_shown``, which nothing reads afterwards.
+    """
+    if (done := getattr(annotator, "_progress", None)) is None:
+        submitted = Q(status=Assignment.SUBMITTED)
+        counts = Assignment.objects.filter(annotator=annotator).aggregate(
+            rated=Count("id", filter=submitted & Q(item__role=Item.REGULAR)),
+            training_rated=Count("id", filter=submitted & Q(item__role=Item.TRAINING)),
+            attention_shown=Count("id", filter=Q(item__role=Item.ATTENTION)),
+        )
+        done = annotator._progress = Progress(**counts)
+    return done
+
+
+def regular_per_worker(campaign: Campaign, counts: CampaignCounts) -> int:
+    return timing.regular_items_per_worker(counts.regular, campaign.max_items_per_annotator)
+
+
+def items_needed_for_code(campaign: Campaign, counts: CampaignCounts) -> int:
+    return timing.min_items_for_code(campaign.min_items_for_code, regular_per_worker(campaign, counts))
+
+
+def has_open_items(annotator: Annotator) -> bool:
+    """Whether some regular item the annotator has not seen still lacks ratings (free or held by others)."""
+    return campaign_has_open_items(annotator.campaign, annotator)
+
+
+def campaign_has_open_items(campaign: Campaign, annotator: Annotator | None = None) -> bool:
+    """Whether some regular item (not seen by ``annotator``) has fewer than N ratings: else the study is full."""
+    items = Item.objects.filter(campaign=campaign, role=Item.REGULAR)
+    if annotator is not None:
+        items = items.exclude(assignments__annotator=annotator)
+    return items.annotate(rated=Count("ratings")).filter(rated__lt=campaign.ratings_per_item).exists()
+
+
+def full_context(campaign: Campaign, platform: str) -> dict:
+    """The "study full" page: the campaign's return link, and the platform's convention when it has none."""
+    return {"campaign": campaign, "platform": platform, "return_url": campaign.full_url}
+
+
+def practice_rule(campaign: Campaign, counts: CampaignCounts) -> dict:
+    """What the instructions say about the graded practice items."""
+    return {
+        "items": counts.training,
+        "needed": practice_needed(counts.training, campaign.training_pass_mark),
+        "tolerance": campaign.gold_tolerance,
+        "screen_out_code": bool(campaign.screen_out_code or campaign.screen_out_url),
+    }
+
+
+def gold_checks(rating: Rating) -> dict[str, bool]:
+    tolerance = rating.item.campaign.gold_tolerance
+    return {
+        "head_score": gold_correct(rating.head_score, rating.item.gold_head, tolerance),
+        "modifier_score": gold_correct(rating.modifier_score, rating.item.gold_modifier, tolerance),
+        "compound_score": gold_correct(rating.compound_score, rating.item.gold_compound, tolerance),
+    }
+
+
+def training_result(annotator: Annotator, total: int) -> bool | None:
+    """True or False once every practice item is answered (enough right or not), else None."""
+    ratings = list(
+        Rating.objects.filter(annotator=annotator, item__role=Item.TRAINING).select_related("item__campaign")
+    )
+    if len(ratings) < total:
+        return None
+    right = sum(all(gold_checks(rating).values()) for rating in ratings)
+    return right >= practice_needed(total, annotator.campaign.training_pass_mark)
+
+
+def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment | str:
+    """The assignment to show now, ``WAIT``, or the name of the page that comes instead."""
+    campaign = annotator.campaign
+    if annotator.status == Annotator.SCREENED_OUT:
+        return "annotation:training_failed"
+    if annotator.status == Annotator.COMPLETED:
+        return "annotation:done"
+    if annotator.consented_at is None:
+        # A full campaign says so before anyone agrees to take part.
+        return "annotation:consent" if has_open_items(annotator) else "annotation:full"
+    now = now or timezone.now()
+    if assignment := current_assignment(annotator, now):
+        return assignment
+    release_expired(campaign, now)
+    counts = campaign_counts(campaign)
+    if annotator.training_passed is None and counts.training:
+        if assignment := claim_check_item(annotator, Item.TRAINING, now):
+            return assignment
+        passed = training_result(annotator, counts.training)
+        end_training(annotator, bool(passed))
+        if not passed:
+            return "annotation:training_failed"
+    done = progress(annotator)
+    if (
+        counts.attention
+        and done.rated // ATTENTION_EVERY > done.attention_shown
+        and (check := claim_check_item(annotator, Item.ATTENTION, now))
+    ):
+        return check
+    if assignment := claim_new_item(annotator, now):
+        return assignment
+    # Nothing to hand out now. The code is earned by the campaign's minimum, not by running out of items.
+    if done.rated >= items_needed_for_code(campaign, counts):
+        complete(annotator, now)
+        return "annotation:done"
+    return WAIT if has_open_items(annotator) else "annotation:full"
+
+
+def pace(campaign: Campaign) -> timing.Pace:
+    """Seconds per item: the median of this campaign's latest ratings by people, else the curator's guess."""
+    key = f"annotation:pace:{campaign.pk}:{campaign.expected_seconds_per_item}"
+    found = cache.get(key)
+    if found is None:
+        seconds = (
+            Rating.objects.filter(
+                item__campaign=campaign, item__role=Item.REGULAR, annotator__simulated=False, seconds__isnull=False
+            )
+            .order_by("-id")
+            .values_list("seconds", flat=True)[:PACE_SAMPLE]
+        )
+        found = timing.pace(seconds, campaign.expected_seconds_per_item)
+        cache.set(key, found, PACE_CACHE_SECONDS)
+    return found
+
+
+def study_estimate(campaign: Campaign, counts: CampaignCounts) -> dict:
+    """What the consent page says about time: items per worker, seconds each, and the total."""
+    items = timing.items_per_worker(
+        counts.regular, campaign.max_items_per_annotator, counts.training, counts.attention, ATTENTION_EVERY
+    )
+    speed = pace(campaign)
+    return {
+        "items": items,
+        "seconds_per_item": round(speed.seconds),
+        "measured": speed.measured,
+        "text": timing.duration_text(items * speed.seconds),
+    }
+
+
+def remaining_estimate(campaign: Campaign, counts: CampaignCounts, done: Progress) -> str:
+    """'about 4 minutes' for the items still ahead of the annotator, the current one included."""
+    regular_left = max(0, regular_per_worker(campaign, counts) - done.rated)
+    practice_left = max(0, counts.training - done.training_rated) if done.rated == 0 else 0
+    return timing.duration_text((regular_left + practice_left) * pace(campaign).seconds)

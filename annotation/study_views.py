@@ -1,0 +1,166 @@
+"""Curator pages of a campaign's study setup: practice and attention items, worked examples, quality thresholds.
+
+Curators only (``core.permissions``); every change is a POST and goes through ``annotation.study_setup``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation import study_setup
+from annotation.actions import add_items, item_targets
+from annotation.curator_forms import CheckItemForm, GoldForm, ItemPickForm, QualityPolicyForm, WorkedExampleForm
+from annotation.models import Campaign, Item, WorkedExample
+from core.permissions import curator_required
+
+
+def _campaign(slug: str) -> Campaign:
+    return get_object_or_404(Campaign.objects.select_related("collection"), slug=slug)
+
+
+def _checks_page(request: HttpRequest, campaign: Campaign, check_form=None, example_form=None, status: int = 200):
+    items = (
+        campaign.items.filter(role__in=study_setup.CHECK_ROLES)
+        .select_related("compound", "sentence")
+        .order_by("role", "order_key")
+    )
+    context = {
+        "campaign": campaign,
+        "checks": items,
+        "examples": campaign.worked_examples.all(),
+        "shown_examples": study_setup.instruction_examples(campaign),
+        "check_form": check_form or CheckItemForm(campaign=campaign),
+        "example_form": example_form or WorkedExampleForm(campaign=campaign),
+    }
+    return render(request, "annotation/curator/checks.html", context, status=status)
+
+
+@require_GET
+@curator_required
+def checks(request: HttpRequest, slug: str) -> HttpResponse:
+    return _checks_page(request, _campaign(slug))
+
+
+@require_POST
+@curator_required
+def check_add(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _campaign(slug)
+    form = CheckItemForm(request.POST, campaign=campaign)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            item = study_setup.add_check_item(campaign, data["target"], data["role"], form.gold(), data["feedback"])
+        except study_setup.SetupError as error:
+            form.add_error("target", str(error))
+        else:
+            messages.success(request, f"{item.get_role_display()}: {item.compound.text} added.")
+            return redirect("curator:checks", slug=campaign.slug)
+    return _checks_page(request, campaign, check_form=form, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@curator_required
+def check_edit(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
+    campaign = _campaign(slug)
+    item = get_object_or_404(campaign.items.select_related("compound"), pk=item_id, role__in=study_setup.CHECK_ROLES)
+    initial = {name: getattr(item, name) for name in (*study_setup.GOLD_FIELDS, "feedback")}
+    form = GoldForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        study_setup.update_check_item(item, form.gold(), form.cleaned_data["feedback"])
+        messages.success(request, f"{item.compound.text} saved.")
+        return redirect("curator:checks", slug=campaign.slug)
+    title = f"{item.get_role_display()}: {item.compound.text}"
+    return _form_page(request, campaign, form, title, status=400 if form.errors else 200)
+
+
+@require_POST
+@curator_required
+def check_remove(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
+    campaign = _campaign(slug)
+    item = get_object_or_404(campaign.items.select_related("compound"), pk=item_id)
+    try:
+        study_setup.remove_check_item(item)
+    except study_setup.SetupError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{item.compound.text} removed.")
+    return redirect("curator:checks", slug=campaign.slug)
+
+
+@require_POST
+@curator_required
+def example_add(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _campaign(slug)
+    form = WorkedExampleForm(request.POST, campaign=campaign)
+    if form.is_valid():
+        example = study_setup.save_worked_example(form.save(commit=False))
+        messages.success(request, f"Worked example {example.compound} added.")
+        return redirect("curator:checks", slug=campaign.slug)
+    return _checks_page(request, campaign, example_form=form, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@curator_required
+def example_edit(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+    campaign = _campaign(slug)
+    example = get_object_or_404(WorkedExample, pk=example_id, campaign=campaign)
+    form = WorkedExampleForm(request.POST or None, instance=example, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        study_setup.save_worked_example(form.save(commit=False))
+        messages.success(request, f"Worked example {example.compound} saved.")
+        return redirect("curator:checks", slug=campaign.slug)
+    return _form_page(
+        request, campaign, form, f"Worked example: {example.compound}", status=400 if form.errors else 200
+    )
+
+
+@require_POST
+@curator_required
+def example_remove(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
+    campaign = _campaign(slug)
+    get_object_or_404(WorkedExample, pk=example_id, campaign=campaign).delete()
+    messages.success(request, "Worked example removed.")
+    return redirect("curator:checks", slug=campaign.slug)
+
+
+@require_http_methods(["GET", "POST"])
+@curator_required
+def quality(request: HttpRequest, slug: str) -> HttpResponse:
+    campaign = _campaign(slug)
+    form = QualityPolicyForm(request.POST or None, instance=study_setup.quality_policy(campaign))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Quality thresholds saved: the dashboard, reports and payments use them now.")
+        return redirect("curator:dashboard", slug=campaign.slug)
+    status = 400 if form.errors else 200
+    return _form_page(request, campaign, form, "Quality thresholds", status=status, back="curator:dashboard")
+
+
+@require_POST
+@curator_required
+def items_pick(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add the items the curator chose one by one."""
+    campaign = _campaign(slug)
+    form = ItemPickForm(request.POST, campaign=campaign)
+    if not form.is_valid():
+        messages.error(request, "Choose one or more items not yet in the campaign.")
+        return redirect("curator:edit", slug=campaign.slug)
+    with transaction.atomic():
+        Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
+        # Another curator may have added some meanwhile: only what is still missing.
+        missing = {target.pk for target in item_targets(campaign)}
+        items = add_items(campaign, [t for t in form.cleaned_data["targets"] if t.pk in missing], role=Item.REGULAR)
+    messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
+    return redirect("curator:dashboard", slug=campaign.slug)
+
+
+def _form_page(
+    request: HttpRequest, campaign: Campaign, form, title: str, status: int = 200, back: str = "curator:checks"
+) -> HttpResponse:
+    context = {"campaign": campaign, "form": form, "title": title, "back": reverse(back, args=[campaign.slug])}
+    return render(request, "annotation/curator/setup_form.html", context, status=status)

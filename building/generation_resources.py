@@ -1,0 +1,151 @@
+"""A language's resources for variant generation, loaded once per process (lexicon, frequencies, random pool)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from building.corpus.readers import tokenize
+from building.frequency import SOURCE as WORDFREQ_SOURCE
+from building.frequency import per_million
+from building.lexicon.mythes import MyThesLexicon
+from building.lexicon.openwordnet import OpenWordNetLexicon
+from building.lexicon.wordnet import WordNetLexicon, open_wordnet
+from building.models import FrequencyTable
+from building.rules.offensive import OffensiveWords, word_list
+from building.rules.pools import read_pool_data, read_pool_file, with_frequencies
+from building.rules.random_match import MatchingPool
+from building.storage import StoredFile
+from datasets.models import Compound
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    """Where replacements come from; the defaults need nothing but the installed packages."""
+
+    frequency_table: int | None = None  # a FrequencyTable id; default: the language's newest, else wordfreq
+    pool_file: str = ""  # a local file, one compound per line; replaces the default random pool
+    neutral: bool = True  # create the neutral sentences and their variants
+    pool_storage: str = ""  # the same, uploaded: its name in the default storage (read by any worker)
+
+    def as_dict(self) -> dict:
+        data = {"frequency_table": self.frequency_table, "pool_file": self.pool_file, "neutral": self.neutral}
+        return data | ({"pool_storage": self.pool_storage} if self.pool_storage else {})
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GenerationOptions:
+        return cls(
+            frequency_table=data.get("frequency_table"),
+            pool_file=data.get("pool_file") or "",
+            neutral=data.get("neutral", True),
+            pool_storage=data.get("pool_storage") or "",
+        )
+
+
+@dataclass
+class Resources:
+    """A language's lexicon, frequencies and random pool, loaded once per process."""
+
+    language: str
+    lexicon: object
+    frequency: Callable[[str], float]
+    frequency_source: str
+    pool: MatchingPool
+    pool_source: str
+    offensive: OffensiveWords = OffensiveWords()
+
+
+_resources: dict[tuple, Resources] = {}
+_lexicons: dict[tuple, object] = {}
+_resources_lock = threading.RLock()
+
+
+def open_lexicon(language: str):
+    """English WordNet, or the Portuguese OpenWordNet file when configured, else MyThes (cached per process)."""
+    key = (language, str(settings.WORDNET_DIR), str(settings.NLTK_DATA_DIR), settings.OPENWORDNET_PT,
+           tuple(map(str, settings.MYTHES_PT)))  # fmt: skip
+    with _resources_lock:
+        if key not in _lexicons:
+            _lexicons[key] = _open_lexicon(language)
+        return _lexicons[key]
+
+
+def _open_lexicon(language: str):
+    base = language.split("-")[0]
+    if base == "en":
+        return WordNetLexicon(open_wordnet(settings.NLTK_DATA_DIR, settings.WORDNET_DIR))
+    if base == "pt":
+        if settings.OPENWORDNET_PT:
+            return OpenWordNetLexicon(Path(settings.OPENWORDNET_PT))
+        return MyThesLexicon([path for path in settings.MYTHES_PT if path.is_file()] or settings.MYTHES_PT)
+    raise ValueError(f"no lexicon for language {language!r}: English (en) and Portuguese (pt) are supported")
+
+
+def frequency_table(language: str, table_id: int | None) -> FrequencyTable | None:
+    """The table asked for, else the language's newest counted corpus, else None (wordfreq)."""
+    tables = FrequencyTable.objects.filter(language=language, source=FrequencyTable.Source.CORPUS).exclude(tokens=0)
+    table = tables.filter(pk=table_id).first() if table_id else tables.first()
+    if table_id and table is None:
+        raise ValueError(f"frequency table {table_id} does not exist for language {language!r}")
+    return table
+
+
+def frequency_function(language: str, table: FrequencyTable | None) -> tuple[Callable[[str], float], str]:
+    """Per-million frequency from a counted corpus, or from wordfreq (whose compound values are estimates)."""
+    if table is None:
+        return (lambda text: per_million(text, language)), WORDFREQ_SOURCE
+    counts, scale = table.counts, 1e6 / table.tokens
+    # The table's keys are the corpus tokeniser's ("alta-costura" is counted as "alta costura").
+    return (lambda text: counts.get(" ".join(tokenize(text)), 0) * scale), f"corpus {table.name}"
+
+
+def offensive_words(language: str, lexicon) -> OffensiveWords:
+    """The language's offensive-word list, with the words its lexicon marks offensive (WordNet's usage domains)."""
+    marked = lexicon.offensive_words() if hasattr(lexicon, "offensive_words") else ()
+    return word_list(language) | OffensiveWords.of(marked)
+
+
+def dataset_compounds(language: str) -> list[str]:
+    return list(Compound.objects.filter(language=language).values_list("text", flat=True).distinct())
+
+
+def random_pool_entries(language: str, lexicon=None) -> list[str]:
+    """The default NC_Rand candidates: the lexicon's two-word entries and the dataset's compounds."""
+    lexicon = lexicon or open_lexicon(language)
+    return list(lexicon.two_word_entries()) + dataset_compounds(language)
+
+
+def load_resources(language: str, options: GenerationOptions) -> Resources:
+    table = frequency_table(language, options.frequency_table)
+    key = (language, table.pk if table else None, options.pool_file, options.pool_storage)
+    with _resources_lock:
+        if key in _resources:
+            return _resources[key]
+        lexicon = open_lexicon(language)
+        frequency, frequency_source = frequency_function(language, table)
+        if options.pool_storage:
+            name = options.pool_storage
+            entries, pool_source = read_pool_data(name, StoredFile(name).read()), f"uploaded file {name}"
+            entries += dataset_compounds(language)
+        elif options.pool_file:
+            entries, pool_source = read_pool_file(Path(options.pool_file)), f"file {options.pool_file}"
+            entries += dataset_compounds(language)
+        else:
+            entries = random_pool_entries(language, lexicon)
+            pool_source = f"{lexicon.name} two-word entries + the dataset's compounds"
+        offensive = offensive_words(language, lexicon)
+        pool = MatchingPool(with_frequencies(offensive.allowed(entries), frequency, language))
+        resources = Resources(language, lexicon, frequency, frequency_source, pool, pool_source, offensive)
+        _resources[key] = resources
+        return resources
+
+
+def forget_resources() -> None:
+    """Drop cached resources (after a new frequency table or pool)."""
+    with _resources_lock:
+        _resources.clear()
+        _lexicons.clear()

@@ -1,0 +1,1 @@
+"""Facts and computations every stage of the data path shares (pure modules: no Django import)."""

@@ -1,0 +1,46 @@
+"""Which backend opens a model of each kind: the registry of the embedding backends.
+
+It sits above the backends (each imports ``probing.embedding.base``, which knows none of them).
+The torch-based backends (transformer, sentence_transformers, elmo) import torch at the top of
+their modules, so the registry imports such a module only when a model of its kind is opened: a
+web process that never embeds never loads torch. The others load their libraries (gensim, the
+OpenAI client) on first use themselves and are imported here.
+"""
+
+from __future__ import annotations
+
+from probing.embedding.base import BACKEND_KINDS, Backend
+from probing.embedding.openai_backend import OpenAIBackend
+from probing.embedding.static import InputEmbeddingsBackend, StaticVectorsBackend
+
+
+def load_backend(
+    kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False, api_rules=None
+) -> Backend:
+    """Open the backend of a kind ("transformer", "sentence_transformers", "static_vectors", "elmo", ...) on a source.
+
+    No file that unpickles is read unless ``allow_pickle`` (gensim's native format is refused, and
+    transformers reads safetensors only). ``api_rules`` (``probing.embedding.network.ApiRules``)
+    limit where an ``openai`` model connects and which key it reads. A model someone registered is
+    opened through ``probing.embedding.sources.load_checked``, which checks it and sets both.
+    """
+    options = dict(options or {})
+    if kind == "transformer":
+        from probing.embedding.transformer import TransformerBackend
+
+        return TransformerBackend(source, options, allow_pickle=allow_pickle)
+    if kind == "sentence_transformers":
+        from probing.embedding.st_backend import SentenceTransformersBackend
+
+        return SentenceTransformersBackend(source, options, allow_pickle=allow_pickle)
+    if kind == "static_vectors":
+        return StaticVectorsBackend(source, options, allow_pickle=allow_pickle)
+    if kind == "input_embeddings":
+        return InputEmbeddingsBackend(source, options, allow_pickle=allow_pickle)
+    if kind == "openai":
+        return OpenAIBackend(source, options, rules=api_rules)
+    if kind == "elmo":
+        from probing.embedding.elmo import ElmoBackend
+
+        return ElmoBackend(source, options)
+    raise ValueError(f"unknown backend kind {kind!r}; choose one of {', '.join(BACKEND_KINDS)}")

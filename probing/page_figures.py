@@ -1,0 +1,25 @@
+"""A report's figures for its page: the specs of ``probing.figure_data`` drawn as light SVG.
+
+The downloads draw the same specs with matplotlib (``probing.paper_figures``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.safestring import SafeString
+
+from annotation.svg import CLASS_COLOURS
+from probing.figures import box_plot, series_colours
+from probing.line_chart import line_panels
+
+
+def page_figure(spec: Mapping) -> SafeString:
+    """One ``figure_data.report_figures`` spec as SVG."""
+    data = spec["data"]
+    series = list(dict.fromkeys(name for members in data.values() for name in members))
+    colours = CLASS_COLOURS if spec.get("palette") == "classes" else series_colours(series)
+    if spec["kind"] == "lines":
+        return line_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours)
+    labels = spec.get("series_labels") or {}
+    return box_plot(data, spec["title"], spec["y_label"], colours, series_labels=labels, x_label=spec["x_label"])

@@ -1,0 +1,116 @@
+"""Cosines of many pairs at once (pure: no Django): the vectors of a run as matrices, and array operations.
+
+A ``VectorTable`` holds the distinct items' vectors as rows: the configured combination at sentence
+and NC level and, for a layer sweep, each swept layer. A missing vector (no span, a span cut off by
+max_length) is a row of NaN, so it stays missing through every operation. ``cosines`` computes, in
+float64, exactly ``probing.metrics.cosine`` for each row pair (NaN where that gives None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from probing.embedding.base import TextSpan, Vectors
+from probing.vocabulary import SENTENCE
+
+CHUNK_ROWS = 4096  # rows converted to float64 at a time: bounded memory for wide models
+
+
+@dataclass
+class VectorTable:
+    """Vectors of distinct items as (items, dim) float32 matrices; with a sweep, (items, layers, dim) ones too."""
+
+    items: list[TextSpan]
+    index: dict[TextSpan, int]
+    sentence: np.ndarray
+    span: np.ndarray
+    layer_sentence: np.ndarray | None = None
+    layer_span: np.ndarray | None = None
+
+    @classmethod
+    def from_vectors(cls, vectors: Mapping[TextSpan, Vectors], items: Iterable[TextSpan] | None = None) -> VectorTable:
+        """The table of ``items`` (default: every key of ``vectors``); an item without vectors gets NaN rows."""
+        items = list(dict.fromkeys(vectors if items is None else items))
+        present = [vectors[item] for item in items if item in vectors]
+        dim = int(np.asarray(present[0].sentence).shape[-1]) if present else 0
+        sentence = np.full((len(items), dim), np.nan, dtype=np.float32)
+        span = np.full((len(items), dim), np.nan, dtype=np.float32)
+        layered = next((v.layer_sentences for v in present if v.layer_sentences is not None), None)
+        layers = None if layered is None else layered.shape[0]
+        layer_sentence = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
+        layer_span = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
+        for row, item in enumerate(items):
+            found = vectors.get(item)
+            if found is None:
+                continue
+            sentence[row] = found.sentence
+            if found.span is not None:
+                span[row] = found.span
+            if layers is not None and found.layer_sentences is not None:
+                layer_sentence[row] = found.layer_sentences
+                if found.layer_spans is not None:
+                    layer_span[row] = found.layer_spans
+        index = {item: row for row, item in enumerate(items)}
+        return cls(items, index, sentence, span, layer_sentence, layer_span)
+
+    @property
+    def layer_total(self) -> int:
+        return 0 if self.layer_sentence is None else self.layer_sentence.shape[1]
+
+    def level(self, level: str, layer: int | None = None) -> np.ndarray:
+        """(items, dim): the combination at ``level``, or swept layer number ``layer`` (its row in the sweep)."""
+        if layer is None:
+            return self.sentence if level == SENTENCE else self.span
+        matrix = self.layer_sentence if level == SENTENCE else self.layer_span
+        return matrix[:, layer]
+
+    def rows(self, items: Sequence[TextSpan]) -> np.ndarray:
+        return np.fromiter((self.index[item] for item in items), dtype=np.int64, count=len(items))
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine of two (n, dim) matrices in float64; NaN where a vector is missing, zero or not finite."""
+    out = np.full(len(a), np.nan)
+    for start in range(0, len(a), CHUNK_ROWS):
+        x = np.asarray(a[start : start + CHUNK_ROWS], dtype=np.float64)
+        y = np.asarray(b[start : start + CHUNK_ROWS], dtype=np.float64)
+        denominator = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.einsum("ij,ij->i", x, y) / denominator
+        value[~np.isfinite(denominator) | (denominator == 0)] = np.nan
+        out[start : start + CHUNK_ROWS] = value
+    return out
+
+
+def moments(matrix: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(n, mean, population std) per column over the rows without NaN, in float64, two passes."""
+    present = ~np.isnan(matrix).any(axis=1)
+    n = int(present.sum())
+    if not n:
+        return 0, np.zeros(matrix.shape[1]), np.ones(matrix.shape[1])
+    total = np.zeros(matrix.shape[1])
+    for start in range(0, len(matrix), CHUNK_ROWS):
+        chunk = matrix[start : start + CHUNK_ROWS][present[start : start + CHUNK_ROWS]]
+        total += chunk.sum(axis=0, dtype=np.float64)
+    mean = total / n
+    squares = np.zeros(matrix.shape[1])
+    for start in range(0, len(matrix), CHUNK_ROWS):
+        chunk = matrix[start : start + CHUNK_ROWS][present[start : start + CHUNK_ROWS]]
+        squares += ((chunk.astype(np.float64) - mean) ** 2).sum(axis=0)
+    return n, mean, np.sqrt(squares / n)
+
+
+def standardised(matrix: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """(x - mean) / std per row, float64 (NaN rows stay NaN)."""
+    return (np.asarray(matrix, dtype=np.float64) - mean) / std
+
+
+def mean_rows(matrix: np.ndarray, groups: Sequence[np.ndarray]) -> np.ndarray:
+    """Row g of the result is the mean of ``matrix``'s rows ``groups[g]`` (float64; NaN if any is missing)."""
+    out = np.empty((len(groups), matrix.shape[1]))
+    for g, rows in enumerate(groups):
+        out[g] = np.asarray(matrix[rows], dtype=np.float64).mean(axis=0)
+    return out

@@ -1,0 +1,224 @@
+"""datapackage.json: a Frictionless Data Package describing every file and column (pure: no Django import).
+
+Besides the standard properties it records what the data files cannot: the release's
+languages, where its scores come from (``scores``) and the agreement between annotators
+(``agreement``), so that ``read_release`` rebuilds the whole snapshot. Keys are written in
+a fixed order, resources sorted by path, indented by two spaces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from datasets import vocabulary
+from datasets.formats import ncimp_columns as nc
+from datasets.formats.ncimp import column_spec
+from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
+from releases.formats import tidy
+from releases.formats.meta import DATAPACKAGE, ReleaseMeta
+from releases.snapshot import Agreement, ScoreInfo, Snapshot
+
+CSV_DIALECT = {
+    "delimiter": ",",
+    "lineTerminator": "\n",
+    "quoteChar": '"',
+    "doubleQuote": True,
+    "header": True,
+}
+KIND_LABELS = dict(vocabulary.VARIANT_KIND_CHOICES)
+_ARROW_TYPES = {"string": "string", "bool": "boolean", "int32": "integer", "double": "number"}
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9._-]+", "-", text.casefold()).strip("-") or "release"
+
+
+def ncimp_fields(columns: tuple[str, ...]) -> list[dict]:
+    """A Table Schema field per NCIMP column, saying what it holds."""
+    described: dict[str, str] = {}
+    for name, tag in nc.text_columns(columns):
+        if name == nc.COMPOUND:
+            text = "The noun compound (row key)."
+        elif name in (nc.NATURALISTIC_SENTENCE, nc.NEUTRAL_SENTENCE):
+            text = "The original sentence (neutral: singular pattern)."
+        elif name == nc.NEUTRAL_PLURAL_SENTENCE:
+            text = "The original sentence in the plural pattern."
+        elif name in nc.COPIES:
+            text = "A copy of the original sentence; its tag marks every word."
+        else:
+            spec = column_spec(name)
+            where = "alone, out of context" if spec.isolated else "in the sentence"
+            pattern = ", plural pattern" if spec.plural else ""
+            text = (
+                f"Variant: {KIND_LABELS.get(spec.kind, spec.kind)} ({spec.kind}), rank {spec.rank}, {where}{pattern}."
+            )
+        described[name] = text
+        if tag is not None:
+            described[tag] = (
+                f"Tag list of '{name}': a Python list of booleans over its whitespace tokens, True on the target span."
+            )
+    return [{"name": name, "type": "string", "description": described[name]} for name in columns]
+
+
+def _pair_fields() -> list[dict]:
+    out = []
+    for field in tidy.pair_schema():
+        kind = "array" if str(field.type).startswith("list") else _ARROW_TYPES[str(field.type)]
+        out.append({"name": field.name, "type": kind, "description": tidy.PAIR_FIELDS[field.name]})
+    return out
+
+
+_COMPOUND_TYPES = {
+    "sentences": "array",
+    "paraphrases": "array",
+    "type_score": "number",
+    "token_score": "number",
+    "head_score": "number",
+    "modifier_score": "number",
+    "frequency": "number",
+    "modifier_frequency": "number",
+    "head_frequency": "number",
+    "pmi": "number",
+    "ppmi": "number",
+    "synonym_overlap": "integer",
+}
+
+
+def _schema(path: str) -> dict | None:
+    if path == SCORES_FILE:
+        fields = [{"name": n, "type": t, "description": d} for n, (t, d) in SCORES_COLUMNS.items()]
+    elif path in (tidy.PAIRS_JSONL, tidy.PAIRS_PARQUET):
+        fields = _pair_fields()
+    elif path == tidy.COMPOUNDS_JSONL:
+        fields = [
+            {"name": n, "type": _COMPOUND_TYPES.get(n, "string"), "description": d}
+            for n, d in tidy.COMPOUND_FIELDS.items()
+        ]
+    elif path.endswith(".csv") and "/" in path:
+        language, name = path.split("/", 1)
+        fields = ncimp_fields(nc.header(language.lower(), name))
+    else:
+        return None
+    return {"fields": fields, "missingValues": [""]}
+
+
+_FORMATS = {
+    ".csv": ("csv", "text/csv"),
+    ".jsonl": ("jsonl", "application/jsonl"),
+    ".parquet": ("parquet", "application/vnd.apache.parquet"),
+    ".md": ("md", "text/markdown"),
+}
+
+
+def describe_file(path: str) -> str:
+    """One line saying what a file of the release holds."""
+    if path == SCORES_FILE:
+        return "Human compositionality scores per compound and NCIMP file, like the public table."
+    if path == tidy.PAIRS_JSONL:
+        return "One row per minimal pair: sentence, variant, spans and scores (JSON Lines)."
+    if path == tidy.PAIRS_PARQUET:
+        return "The same rows as tidy/pairs.jsonl, in Parquet."
+    if path == tidy.COMPOUNDS_JSONL:
+        return "One row per compound: scores, frequencies, sentences and paraphrases (JSON Lines)."
+    if path == "README.md":
+        return "The data card."
+    if path.endswith(nc.NEUTRAL_FILE):
+        return f"{vocabulary.language_name(path.split('/')[0].lower())} neutral minimal pairs, NCIMP layout."
+    if "/naturalistics_examplesent" in path:
+        slot = path.rsplit("examplesent", 1)[1].split(".")[0]
+        language = vocabulary.language_name(path.split("/")[0].lower())
+        return f"{language} naturalistic minimal pairs of sentence {slot}, NCIMP layout."
+    return ""
+
+
+def resource(path: str, data: bytes) -> dict:
+    suffix = "." + path.rsplit(".", 1)[-1]
+    fmt, mediatype = _FORMATS.get(suffix, (suffix[1:], "application/octet-stream"))
+    out: dict = {
+        "name": slug(path.replace("/", "-")),
+        "path": path,
+        "profile": "tabular-data-resource" if fmt == "csv" else "data-resource",
+        "description": describe_file(path),
+        "format": fmt,
+        "mediatype": mediatype,
+    }
+    if fmt != "parquet":
+        out["encoding"] = "utf-8"
+    out["bytes"] = len(data)
+    out["hash"] = "sha256:" + hashlib.sha256(data).hexdigest()
+    if fmt == "csv":
+        out["dialect"] = dict(CSV_DIALECT)
+    schema = _schema(path)
+    if schema is not None:
+        out["schema"] = schema
+    return out
+
+
+def score_info_dict(info: ScoreInfo) -> dict:
+    return {
+        "source": info.source,
+        "campaigns": list(info.campaigns),
+        "policy": info.policy,
+        "aggregation": info.aggregation,
+    }
+
+
+def agreement_dict(a: Agreement) -> dict:
+    return {
+        "language": a.language,
+        "question": a.question,
+        "level": a.level,
+        "alpha": a.alpha,
+        "low": a.low,
+        "high": a.high,
+        "n_items": a.n_items,
+        "n_ratings": a.n_ratings,
+        "source": a.source,
+    }
+
+
+def datapackage_datetime(created: str) -> str:
+    """Frictionless wants an RFC 3339 datetime: a release date is taken at midnight UTC."""
+    return f"{created}T00:00:00Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", created) else created
+
+
+def build_datapackage(files: dict[str, bytes], snapshot: Snapshot, meta: ReleaseMeta) -> bytes:
+    """datapackage.json describing ``files`` (every file but itself and the manifest)."""
+    snapshot = snapshot.sorted()
+    package = {
+        "profile": "data-package",
+        "name": slug(meta.title),
+        "title": meta.title,
+        "description": meta.description,
+        "version": meta.version,
+        "created": datapackage_datetime(meta.created),
+        "licenses": [meta.licence_entry()],
+        "citation": meta.citation,
+        "code_version": meta.code_version,
+        "languages": list(snapshot.languages),
+        "scores": score_info_dict(snapshot.scores),
+        "agreement": [agreement_dict(a) for a in snapshot.agreement],
+        "resources": [
+            resource(path, data) for path, data in sorted(files.items()) if path not in (DATAPACKAGE, "manifest.json")
+        ],
+    }
+    if not package["created"]:
+        del package["created"]  # an empty string is not a datetime
+    # A policy's parameters may hold values JSON lacks (dates, decimals): they are written as text.
+    return (json.dumps(package, ensure_ascii=False, indent=2, allow_nan=False, default=str) + "\n").encode("utf-8")
+
+
+def snapshot_parts(files: dict[str, bytes]) -> tuple[tuple[str, ...], ScoreInfo, tuple[Agreement, ...]]:
+    """Languages, score information and agreement as datapackage.json records them."""
+    package = json.loads(files[DATAPACKAGE].decode("utf-8"))
+    info = package.get("scores") or {}
+    score_info = ScoreInfo(
+        source=info.get("source", "reference"),
+        campaigns=tuple(info.get("campaigns") or ()),
+        policy=info.get("policy") or {},
+        aggregation=info.get("aggregation", "mean"),
+    )
+    agreement = tuple(Agreement(**a) for a in package.get("agreement") or ())
+    return tuple(package.get("languages") or ()), score_info, agreement

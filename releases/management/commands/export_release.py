@@ -1,0 +1,39 @@
+"""Write a release's files, manifest.json and release.zip into a folder, each checked against the manifest."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from releases.actions import export_release
+from releases.formats import ReleaseIntegrityError
+from releases.models import Release, ReleaseError
+
+
+class Command(BaseCommand):
+    help = "Export release VERSION into DIR (a new or empty folder): every file, manifest.json and release.zip."
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs) -> CommandParser:
+        # --version names the release here, not Django's version: ours replaces the built-in option.
+        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--version", required=True, dest="release_version", help="e.g. 1.0.0")
+        parser.add_argument("--out", required=True, help="Folder to write (created when missing).")
+
+    def handle(self, *args, **options) -> None:
+        version = options["release_version"]
+        release = Release.objects.filter(version=version).first()
+        if release is None:
+            known = ", ".join(Release.objects.order_by("created_at").values_list("version", flat=True)) or "none"
+            raise CommandError(f"no release {version} (releases: {known})")
+        try:
+            written = export_release(release, options["out"])
+        except ReleaseIntegrityError as exc:
+            raise CommandError(f"release {version} failed its integrity check, nothing exported: {exc}") from None
+        except ReleaseError as exc:
+            raise CommandError(str(exc)) from None
+        self.stdout.write(f"release {release.version} ({release.status}) → {options['out']}")
+        width = max(len(f["path"]) for f in written)
+        for f in written:
+            self.stdout.write(f"  {f['path']:<{width}}  {f['sha256']}  {f['size']:>9} bytes")
+        self.stdout.write(f"checksum (sha256 of manifest.json): {release.checksum}")

@@ -1,0 +1,16 @@
+"""Release pages, mounted at /releases/."""
+
+from django.urls import path
+
+from releases import views
+
+urlpatterns = [
+    path("", views.releases, name="releases"),
+    path("<str:version>/", views.release_detail, name="release"),
+    path("<str:version>/publish/", views.release_publish, name="release_publish"),
+    path("<str:version>/download.zip", views.release_zip, name="release_zip"),
+    path("<str:version>/files/<path:path>", views.release_file, name="release_file"),
+    path("<str:version>/diff/", views.release_diff_choose, name="release_diff_choose"),
+    path("<str:version>/diff/<str:other>.json", views.release_diff, {"as_json": True}, name="release_diff_json"),
+    path("<str:version>/diff/<str:other>/", views.release_diff, name="release_diff"),
+]

@@ -1,0 +1,48 @@
+"""The gold synonym from the crowd's paraphrases: normalised counting, evidence for ties, the reason kept."""
+
+from __future__ import annotations
+
+from building.rules.gold_synonym import paraphrase_key, pick_gold_synonym
+
+ZIPF = {"terremoto": 3.9, "sismo": 3.2, "abalo sísmico": 2.1, "tremor": 3.5, "parking lot": 4.1, "car lot": 2.0}
+
+
+def frequency(text: str) -> float:
+    return 10 ** ZIPF[text] / 1000 if text in ZIPF else 0.0
+
+
+def test_case_accents_number_and_articles_count_as_one_proposal():
+    assert paraphrase_key("Terremotos", "pt") == paraphrase_key("o terremoto", "pt") == "terremoto"
+    assert paraphrase_key("abalos sísmicos", "pt") == paraphrase_key("Abalo Sismico", "pt")
+    assert paraphrase_key("The parking lots", "en") == paraphrase_key("parking lot", "en")
+    assert paraphrase_key("a", "pt") == "a"  # an article alone is kept, not emptied
+
+
+def test_terremoto_and_terremotos_are_counted_together_and_beat_a_raw_tie():
+    pick = pick_gold_synonym(
+        [("terremoto", 2), ("terremotos", 1), ("sismo", 2), ("abalo sísmico", 1)], [], "pt", frequency
+    )
+    assert pick.text == "terremoto"
+    assert pick.reason == "most frequent paraphrase: 3 proposals (terremoto, terremotos counted together)"
+    assert [c.text for c in pick.candidates] == ["terremoto", "sismo", "abalo sísmico"]
+    assert pick.as_dict()["candidates"][1] == {"text": "sismo", "type": 2, "token": 0, "zipf": 3.2, "forms": ["sismo"]}
+
+
+def test_a_tie_goes_to_the_paraphrase_proposed_most_for_the_sentences():
+    pick = pick_gold_synonym([("tremor", 2), ("terremoto", 2)], [("tremores", 2), ("terremoto", 1)], "pt", frequency)
+    assert pick.text == "tremor"
+    assert "proposed most for the sentences (2 token-level)" in pick.reason and "tied with terremoto" in pick.reason
+
+
+def test_then_to_the_more_common_word_and_only_then_alphabetically():
+    common = pick_gold_synonym([("sismo", 1), ("terremoto", 1)], [], "pt", frequency)
+    assert common.text == "terremoto" and "the most common word (zipf 3.90)" in common.reason
+    unknown = pick_gold_synonym([("zeta", 1), ("alfa", 1)], [], "pt", frequency)
+    assert unknown.text == "alfa" and unknown.reason.endswith("first alphabetically")
+
+
+def test_the_pick_reads_in_the_singular_without_its_article():
+    pick = pick_gold_synonym([("The parking lot", 1), ("parking lots", 2), ("car lot", 2)], [], "en", frequency)
+    assert pick.text == "parking lot" and pick.candidates[0].type_count == 3
+    assert pick_gold_synonym([("Terremotos", 2)], [], "pt", frequency).text == "terremotos"  # no singular proposed
+    assert pick_gold_synonym([], [("anything", 3)], "en", frequency) is None

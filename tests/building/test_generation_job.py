@@ -1,0 +1,110 @@
+"""Variant generation as a job: the curator page, batches in the caller's process, a real worker."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from building.generation_resources import GenerationOptions
+from building.models import BuildJob
+from building.tasks import generate_variants_batch_task, start_generation_job
+from core.permissions import CURATORS_GROUP
+from datasets import vocabulary
+from datasets.models import Variant
+from tests.web.factories import make_compound, make_sentence
+
+
+@pytest.fixture(autouse=True)
+def lexical_resources(debian_wordnet, settings, tmp_path_factory):
+    settings.WORDNET_DIR = debian_wordnet
+    settings.NLTK_DATA_DIR = tmp_path_factory.getbasetemp() / "nltk_data"
+
+
+@pytest.fixture
+def carol(db):
+    user = get_user_model().objects.create_user("carol", password="pw")
+    user.groups.add(Group.objects.get_or_create(name=CURATORS_GROUP)[0])
+    return user
+
+
+@pytest.fixture
+def inline_worker(monkeypatch):
+    """Batch tasks run in the caller's process when enqueued (no eager mode: it would leak into Redis tests)."""
+    monkeypatch.setattr(generate_variants_batch_task, "delay", lambda *args: generate_variants_batch_task(*args))
+
+
+@pytest.fixture
+def compounds(db):
+    front = make_compound("front man", gold_synonym="representative")
+    make_sentence(front, "John Paul II was an effective front man for the catholic church.")
+    return [front, make_compound("eager beaver", gold_synonym="hard worker")]
+
+
+@pytest.mark.django_db
+def test_a_curator_starts_generation_from_the_page_and_lands_on_its_progress(
+    client, carol, compounds, inline_worker, django_capture_on_commit_callbacks
+):
+    client.force_login(carol)
+    page = client.get(reverse("generate_variants"))
+    assert page.status_code == 200 and "NC_WordsSyn" in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("generate_variants"), {"language": "en", "compounds": "front man", "neutral": "on"}
+        )
+    job = BuildJob.objects.get()
+    assert response.status_code == 302 and response.url == reverse("build_job", kwargs={"pk": job.pk})
+    assert (job.kind, job.status, job.done, job.total) == (BuildJob.Kind.GENERATE_VARIANTS, BuildJob.Status.DONE, 1, 1)
+    assert Variant.objects.filter(sentence__compound=compounds[0]).count() > 40
+    assert not Variant.objects.filter(sentence__compound=compounds[1]).exists()
+    progress = client.get(reverse("build_job_json", kwargs={"pk": job.pk})).json()
+    assert progress["status"] == "done" and progress["result"]["created"] > 40
+
+
+@pytest.mark.django_db
+def test_unknown_compounds_and_bad_pool_files_are_refused_with_the_reason(client, carol, compounds):
+    client.force_login(carol)
+    response = client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man, grey matter"})
+    assert "Not in the dataset: grey matter." in response.content.decode()
+    pool = SimpleUploadedFile("pool.txt", b"police car\nlonely\n")
+    response = client.post(reverse("generate_variants"), {"language": "en", "pool_file": pool})
+    assert "pool.txt:2: &#x27;lonely&#x27;: a compound needs two or more words" in response.content.decode()
+    assert not BuildJob.objects.exists()
+
+
+@pytest.mark.django_db
+def test_only_curators_may_generate(client, compounds):
+    assert client.get(reverse("generate_variants")).status_code == 302  # to the login page
+    client.force_login(get_user_model().objects.create_user("alice"))
+    assert client.post(reverse("generate_variants"), {"language": "en"}).status_code == 403
+
+
+@pytest.mark.django_db
+def test_an_uploaded_pool_supplies_the_random_compounds(
+    client, carol, compounds, inline_worker, django_capture_on_commit_callbacks
+):
+    client.force_login(carol)
+    pool = SimpleUploadedFile("pool.txt", "".join(f"pool word{i}\n" for i in range(12)).encode())
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man", "pool_file": pool})
+    rand = Variant.objects.filter(sentence__compound=compounds[0], kind=vocabulary.RANDOM_FREQ, isolated=False)
+    assert rand.exists()
+    assert {x.replacement.split()[0] for x in rand} <= {"pool", "eager"}  # the file's entries or dataset compounds
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_generation_job_runs_on_a_real_worker_through_redis(celery_worker, compounds):
+    with celery_worker():
+        job = start_generation_job(compounds, GenerationOptions(), batch=1)  # on_commit: autocommit runs it now
+        for _ in range(600):
+            job.refresh_from_db()
+            if job.is_finished:
+                break
+            time.sleep(0.1)
+    assert (job.status, job.done, sorted(job.done_parts)) == (BuildJob.Status.DONE, 2, [0, 1])
+    assert Variant.objects.filter(sentence__compound__in=compounds).count() == job.result["created"]

@@ -1,0 +1,70 @@
+"""The shared statistics: Spearman with scipy, Benjamini-Hochberg with scipy, against hand-computed values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from core.statistics import adjust_bh, nan_for_none, spearman
+
+
+def test_spearman_matches_a_hand_ranking_of_five_items():
+    # Ranks differ by (-1, 1, -1, 1, 0): rho = 1 - 6 * 4 / (5 * (25 - 1)) = 0.8.
+    rho, p, n = spearman([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])
+
+    assert rho == pytest.approx(0.8)
+    assert p == pytest.approx(stats.spearmanr([1, 2, 3, 4, 5], [2, 1, 4, 3, 5]).pvalue)
+    assert n == 5
+    assert type(rho) is float and type(p) is float
+
+
+def test_spearman_skips_missing_values_and_refuses_degenerate_series():
+    assert spearman([1, None, 3, 4], [1, 2, float("nan"), 4]) == (None, None, 2)
+    assert spearman([1, 2, 3], [5, 5, 5]) == (None, None, 3)
+    assert spearman([3, 2, 1, None], [1, 2, 3, 4])[:2] == (pytest.approx(-1.0), pytest.approx(0.0))
+
+
+def test_adjust_bh_on_a_hand_computed_case():
+    # Sorted: 0.001 * 3/1 = 0.003; 0.03 * 3/2 = 0.045; 0.04 * 3/3 = 0.04; step-up keeps 0.045 down at 0.04.
+    assert adjust_bh([0.04, 0.001, 0.03, None]) == [
+        pytest.approx(0.04),
+        pytest.approx(0.003),
+        pytest.approx(0.04),
+        None,
+    ]
+    assert adjust_bh([0.5, 0.9]) == [pytest.approx(0.9), pytest.approx(0.9)]
+    assert adjust_bh([]) == []
+
+
+def test_adjust_bh_agrees_with_scipy():
+    p = [0.01, 0.2, 0.03, 0.04, 0.5, 0.001, 0.049]
+
+    assert adjust_bh(p) == pytest.approx(list(stats.false_discovery_control(p)))
+
+
+def test_spearman_reads_numpy_arrays_and_their_nan():
+    rho, p, n = spearman(np.array([1.0, 2.0, np.nan, 4.0, 5.0]), np.array([1.0, 3.0, 2.0, 4.0, 5.0]))
+    assert (rho, n) == (pytest.approx(1.0), 4) and type(rho) is float
+
+
+def test_adjust_bh_leaves_nan_out_of_the_family():
+    assert adjust_bh([0.01, float("nan"), 0.02]) == [pytest.approx(0.02), None, pytest.approx(0.02)]
+
+
+def test_nan_for_none_is_for_tables():
+    assert math.isnan(nan_for_none(None)) and nan_for_none(0.5) == 0.5
+
+
+def test_spearman_gives_scipys_numbers_with_ties_and_missing_values():
+    rng = np.random.default_rng(3)
+    for n in (3, 7, 40, 459):
+        x = np.round(rng.normal(size=n), 1)
+        y = np.round(x * 0.3 + rng.normal(size=n))
+        expected = stats.spearmanr(x, y)
+        rho, p, count = spearman([*x, None, float("nan")], [*y, 1.0, 2.0])
+        assert count == n
+        assert rho == pytest.approx(expected.statistic, abs=1e-12)
+        assert p == pytest.approx(expected.pvalue, rel=1e-9)

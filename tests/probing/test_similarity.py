@@ -1,0 +1,99 @@
+"""Cosines of all pairs at once equal the per-pair definition (eq. 2), raw and after standardisation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from probing.embedding.base import TextSpan, Vectors
+from probing.metrics import (
+    context_similarities,
+    cosine,
+    fit_standardiser,
+    fit_standardisers,
+    pair_similarities,
+)
+from probing.probes import ContextPair, Pair
+from probing.similarity import VectorTable, cosines
+
+DIM = 24
+
+
+def vectors_for(items: list[TextSpan], seed: int = 0) -> dict[TextSpan, Vectors]:
+    rng = np.random.default_rng(seed)
+    out = {}
+    for item in items:
+        # An anisotropic space, as models make: a large shared offset in a few "rogue" dimensions.
+        offset = np.zeros(DIM, dtype=np.float32)
+        offset[:3] = 8.0
+        sentence = (rng.normal(size=DIM) + offset).astype(np.float32)
+        span = None if item.span is None else (rng.normal(size=DIM) + offset).astype(np.float32)
+        out[item] = Vectors(sentence, span, tokens=5)
+    return out
+
+
+def test_every_pair_cosine_equals_the_per_pair_definition():
+    originals = [TextSpan(f"sentence {i:02d} with a compound", (17, 27)) for i in range(40)]
+    variants = [TextSpan(f"sentence {i:02d} with a replacement {r}", (17, 30)) for i in range(40) for r in range(3)]
+    pairs = [
+        Pair("en", f"c{i}", "naturalistic", "naturalistic-1", "rand", r, originals[i], variants[3 * i + r])
+        for i in range(40)
+        for r in range(3)
+    ]
+    vectors = vectors_for([*originals, *variants])
+    vectors[variants[5]].span = None  # no span vector: no NC-level cosine
+    vectors[variants[7]].sentence = np.zeros(DIM, dtype=np.float32)  # a zero vector: no cosine either
+    standardisers = fit_standardisers([i for p in pairs for i in (p.original, p.variant)], vectors)
+
+    found = {(ps.pair, ps.level): ps for ps in pair_similarities(pairs, vectors, standardisers)}
+
+    checked = 0
+    for pair in pairs:
+        for level in ("sentence", "nc"):
+            a = getattr(vectors[pair.original], "sentence" if level == "sentence" else "span")
+            b = getattr(vectors[pair.variant], "sentence" if level == "sentence" else "span")
+            expected = None if a is None or b is None else cosine(a, b)
+            if expected is None:
+                assert (pair, level) not in found
+                continue
+            z = standardisers[level]
+            assert abs(found[pair, level].sim - expected) < 1e-6
+            assert abs(found[pair, level].sim_std - cosine(z.transform(a), z.transform(b))) < 1e-6
+            checked += 1
+    assert checked == 2 * len(pairs) - 2
+    # Standardisation matters in this space: the rogue dimensions dominate the raw cosines.
+    assert np.mean([ps.sim for ps in found.values()]) > 0.6 > np.mean([ps.sim_std for ps in found.values()])
+
+
+def test_context_cosines_compare_the_compound_with_the_mean_of_its_words_alone():
+    inside = [TextSpan(f"the eager beaver {i} worked", (4, 16)) for i in range(10)]
+    head, modifier = TextSpan("beaver", (0, 6)), TextSpan("eager", (0, 5))
+    pairs = [
+        ContextPair(
+            "en", "eager beaver", "naturalistic", f"naturalistic-{i}", "nc_out_comp", inside[i], (head, modifier)
+        )
+        for i in range(10)
+    ]
+    vectors = vectors_for([*inside, head, modifier], seed=3)
+    z = fit_standardiser([vectors[i].span for i in [*inside, head, modifier]])
+
+    for cs in context_similarities(pairs, vectors, z):
+        alone = (vectors[head].span.astype(np.float64) + vectors[modifier].span) / 2
+        inner = vectors[cs.pair.in_context].span
+        assert abs(cs.sim - cosine(inner, alone)) < 1e-6
+        assert abs(cs.sim_std - cosine(z.transform(inner), z.transform(alone))) < 1e-6
+
+
+def test_missing_and_zero_rows_give_no_cosine():
+    a = np.array([[1.0, 0.0], [0.0, 0.0], [np.nan, np.nan], [2.0, 2.0]])
+    b = np.array([[1.0, 1.0], [1.0, 0.0], [1.0, 0.0], [-1.0, -1.0]])
+    out = cosines(a, b)
+    assert abs(out[0] - 2**-0.5) < 1e-12 and np.isnan(out[1]) and np.isnan(out[2]) and abs(out[3] + 1) < 1e-12
+
+
+def test_a_table_keeps_the_order_of_its_items_and_fills_missing_ones_with_nan():
+    items = [TextSpan("a b", (0, 1)), TextSpan("c", None)]
+    vectors = vectors_for(items[:1])
+    table = VectorTable.from_vectors(vectors, items)
+    assert table.rows(items[::-1]).tolist() == [1, 0]
+    assert np.isnan(table.sentence[1]).all() and np.isnan(table.span[1]).all()
+    np.testing.assert_array_equal(table.span[0], vectors[items[0]].span)
