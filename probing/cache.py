@@ -14,13 +14,14 @@ cache whose rows can be computed again needs no write-ahead log.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 
 import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
 from probing import pgcopy
-from probing.embedding.base import Vectors
+from probing.embedding.base import TextSpan, Vectors
 from probing.models import CachedVectors
 
 CHUNK = 2000  # keys per query: well under any database's parameter limit
@@ -58,6 +59,17 @@ def stored_bytes(vectors: Vectors, layer_dtype: str = "float32") -> int:
         size += itemsize * vectors.layer_sentences.size
         size += 0 if vectors.layer_spans is None else itemsize * vectors.layer_spans.size
     return int(size)
+
+
+def cache_bytes(items: Iterable[TextSpan], dim: int, hidden_states: int = 0, layer_dtype: str = "float32") -> int:
+    """The bytes of vectors a run's cache holds for ``items``, as ``stored_bytes`` counts them, before embedding any.
+
+    One row per distinct text and span: the combination's sentence vector and, for an item with a
+    span, its span vector (float32, ``dim`` values each), and for a sweep of ``hidden_states``
+    layers the same again per layer in ``layer_dtype``. How big a sweep of a model would be.
+    """
+    vectors = sum(1 if item.span is None else 2 for item in set(items))
+    return vectors * dim * (4 + hidden_states * np.dtype(LAYER_DTYPES[layer_dtype]).itemsize)
 
 
 class RunMemo:
