@@ -8,7 +8,7 @@ each compound's replacements, realises them in every sentence and writes the res
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -29,10 +29,12 @@ from building.rules.words_syn import (
     lone_synonyms,
     lookup_synonyms,
     modifier_synonyms,
+    scored_in_context,
     without_offensive,
     words_syn,
 )
 from datasets import vocabulary
+from datasets.formats.spans import Span
 from datasets.models import Collection, Compound, Sentence, Variant
 
 NEUTRAL_SENTENCES = [
@@ -81,7 +83,11 @@ def _with_agreement(details: dict, modifier: str, head: str) -> dict:
     return {**details, "flags": list(flags)} if flags else details
 
 
-def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]) -> plan.CompoundPlan:
+def plan_compound(
+    compound: Compound, resources: Resources, slots: Iterable[int], contexts: Sequence[tuple[str, Span]] = ()
+) -> plan.CompoundPlan:
+    """``contexts``: the compound's sentences (text, span), where synonyms are ranked by fit when
+    ``resources`` has a sentence similarity."""
     lexicon, frequency = resources.lexicon, resources.frequency
     words = compound.text.split()
     modifier = compound.modifier or (words[0] if len(words) > 1 else "")
@@ -99,6 +105,13 @@ def plan_compound(compound: Compound, resources: Resources, slots: Iterable[int]
         resource=found.resource,
     )
     notes: list[str] = []
+    if resources.similarity is not None:
+        try:
+            args["fit"] = scored_in_context(
+                **args, contexts=contexts, similarity=resources.similarity, model=resources.similarity_source
+            )
+        except WordNotInCompound:
+            pass  # noted below, by the variants that need the words
 
     portuguese = compound.language.split("-")[0] == "pt"
 
@@ -283,7 +296,8 @@ def generate_for_compound(
         # Slot 1's NC_Rand list is also the neutral sentences' (as in the NCIMP release), so it is
         # planned even when naturalistic sentence 1 is unavailable (a corpus pointer only).
         slots = sorted({s.slot for s in usable if s.kind == vocabulary.NATURALISTIC} | {1})
-        compound_plan = plan_compound(compound, resources, slots)
+        contexts = [(s.text, (s.span_start, s.span_end)) for s in usable if s.kind == vocabulary.NATURALISTIC]
+        compound_plan = plan_compound(compound, resources, slots, contexts)
         wanted = [variant for s in usable for variant in _realised_variants(compound, s, compound_plan)]
         _write(compound, wanted, summary)
     if compound_plan.notes:

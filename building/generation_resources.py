@@ -16,9 +16,11 @@ from building.lexicon.mythes import MyThesLexicon
 from building.lexicon.openwordnet import OpenWordNetLexicon
 from building.lexicon.wordnet import WordNetLexicon, open_wordnet
 from building.models import FrequencyTable
+from building.rules.context_fit import Similarity
 from building.rules.offensive import OffensiveWords, word_list
 from building.rules.pools import read_pool_data, read_pool_file, with_frequencies
 from building.rules.random_match import MatchingPool
+from building.sentence_similarity import sentence_similarity
 from building.storage import StoredFile
 from datasets.models import Compound
 
@@ -31,9 +33,13 @@ class GenerationOptions:
     pool_file: str = ""  # a local file, one compound per line; replaces the default random pool
     neutral: bool = True  # create the neutral sentences and their variants
     pool_storage: str = ""  # the same, uploaded: its name in the default storage (read by any worker)
+    # Ranks synonyms by fit in the compound's sentences: "bundled:minilm" or a local encoder folder;
+    # empty: lexicon order (sense rank, then frequency).
+    context_model: str = ""
 
     def as_dict(self) -> dict:
         data = {"frequency_table": self.frequency_table, "pool_file": self.pool_file, "neutral": self.neutral}
+        data |= {"context_model": self.context_model} if self.context_model else {}
         return data | ({"pool_storage": self.pool_storage} if self.pool_storage else {})
 
     @classmethod
@@ -43,6 +49,7 @@ class GenerationOptions:
             pool_file=data.get("pool_file") or "",
             neutral=data.get("neutral", True),
             pool_storage=data.get("pool_storage") or "",
+            context_model=data.get("context_model") or "",
         )
 
 
@@ -57,6 +64,8 @@ class Resources:
     pool: MatchingPool
     pool_source: str
     offensive: OffensiveWords = OffensiveWords()
+    similarity: Similarity | None = None  # sentence similarity for ranking synonyms in context
+    similarity_source: str = ""
 
 
 _resources: dict[tuple, Resources] = {}
@@ -121,7 +130,7 @@ def random_pool_entries(language: str, lexicon=None) -> list[str]:
 
 def load_resources(language: str, options: GenerationOptions) -> Resources:
     table = frequency_table(language, options.frequency_table)
-    key = (language, table.pk if table else None, options.pool_file, options.pool_storage)
+    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, options.context_model)
     with _resources_lock:
         if key in _resources:
             return _resources[key]
@@ -139,7 +148,11 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
             pool_source = f"{lexicon.name} two-word entries + the dataset's compounds"
         offensive = offensive_words(language, lexicon)
         pool = MatchingPool(with_frequencies(offensive.allowed(entries), frequency, language))
-        resources = Resources(language, lexicon, frequency, frequency_source, pool, pool_source, offensive)
+        similarity = sentence_similarity(options.context_model) if options.context_model else None
+        resources = Resources(
+            language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity,
+            options.context_model,
+        )  # fmt: skip
         _resources[key] = resources
         return resources
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from building.lexicon.base import ADJECTIVE, NOUN, Lexicon, Synonym, preferred_pos
+from building.rules.context_fit import ContextFit, Similarity, context_fit, contexts_of
 from building.rules.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
 from building.rules.offensive import OffensiveWords
 from datasets import vocabulary
@@ -195,14 +196,27 @@ def _usable(options: Sequence[Synonym], word: str, *others: str) -> list[Synonym
     return kept
 
 
-def _side(word: str, synonym: Synonym, frequency: float) -> dict:
-    return {
+def _side(word: str, synonym: Synonym, frequency: float, fit: float | None = None) -> dict:
+    found = {
         "word": word,
         "synonym": synonym.lemma,
         "sense_rank": synonym.sense_rank,
         "count": synonym.count,
         "frequency": frequency,
     }
+    return found if fit is None else {**found, "context_fit": round(fit, 4)}
+
+
+def _fit(fit: ContextFit | None, side: str, word: str) -> float | None:
+    return fit.score(side, word) if fit else None
+
+
+def _pair_key(fit: ContextFit | None, m: Synonym, h: Synonym) -> tuple[int, float]:
+    """Pairs whose both words were scored in context first, by the sum of their fits."""
+    if fit is None:
+        return (0, 0.0)
+    a, b = fit.score("modifier", m.lemma), fit.score("head", h.lemma)
+    return ((a is None) + (b is None), -((a or 0.0) + (b or 0.0)))
 
 
 def words_syn(
@@ -214,8 +228,10 @@ def words_syn(
     frequency: Frequency,
     resource: str = "",
     limit: int = LIMIT,
+    fit: ContextFit | None = None,
 ) -> list[Replacement]:
-    """Up to ``limit`` compounds with both words replaced: lowest sense-rank sum, then most frequent words.
+    """Up to ``limit`` compounds with both words replaced: best fit in the compound's sentences (``fit``),
+    then lowest sense-rank sum, then most frequent words.
 
     Raises WordNotInCompound when the modifier or the head is not a word of ``compound``.
     """
@@ -227,23 +243,53 @@ def words_syn(
         for h in heads:
             text = layout.replace(modifier=m.lemma, head=h.lemma)
             score = _log(frequency(m.lemma)) + _log(frequency(h.lemma))
-            pairs.append((m.sense_rank + h.sense_rank, -score, fold(text), text, m, h))
-    pairs.sort(key=lambda pair: pair[:3])
+            pairs.append((_pair_key(fit, m, h), m.sense_rank + h.sense_rank, -score, fold(text), text, m, h))
+    pairs.sort(key=lambda pair: pair[:4])
     found, seen = [], {fold(compound)}
-    for rank_sum, _, key, text, m, h in _diverse(pairs):
+    for _, rank_sum, _, key, text, m, h in _diverse(pairs):
         if key in seen:
             continue
         seen.add(key)
         details = {
             "resource": resource,
             "sense_rank_sum": rank_sum,
-            "modifier": _side(modifier, m, frequency(m.lemma)),
-            "head": _side(head, h, frequency(h.lemma)),
+            "modifier": _side(modifier, m, frequency(m.lemma), _fit(fit, "modifier", m.lemma)),
+            "head": _side(head, h, frequency(h.lemma), _fit(fit, "head", h.lemma)),
         }
         found.append(Replacement(vocabulary.SYNONYM_BOTH, text, details))
         if len(found) == limit:
             break
     return found
+
+
+def scored_in_context(
+    compound: str,
+    modifier: str,
+    head: str,
+    modifier_synonyms: Sequence[Synonym],
+    head_synonyms: Sequence[Synonym],
+    frequency: Frequency,
+    contexts: Sequence[tuple[str, Span]],
+    similarity: Similarity,
+    model: str = "",
+    **_: object,
+) -> ContextFit:
+    """Both sides' best-ranked synonyms scored in the compound's sentences, in one call of ``similarity``.
+
+    Raises WordNotInCompound when the modifier or the head is not a word of ``compound``.
+    """
+    layout = locate(compound, modifier, head)
+    frequency = _cached(frequency)
+    others = (modifier, head)
+    return context_fit(
+        contexts_of(compound, contexts),
+        compound,
+        layout.replace,
+        [s.lemma for s in _ranked(modifier_synonyms, modifier, others, frequency)],
+        [s.lemma for s in _ranked(head_synonyms, head, others, frequency)],
+        similarity,
+        model,
+    )
 
 
 def _diverse(pairs: list[tuple]) -> list[tuple]:
@@ -254,7 +300,7 @@ def _diverse(pairs: list[tuple]) -> list[tuple]:
     """
     first, rest, modifiers, heads = [], [], set(), set()
     for pair in pairs:
-        m, h = fold(pair[4].lemma), fold(pair[5].lemma)
+        m, h = fold(pair[-2].lemma), fold(pair[-1].lemma)
         if m in modifiers or h in heads:
             rest.append(pair)
         else:
@@ -264,11 +310,22 @@ def _diverse(pairs: list[tuple]) -> list[tuple]:
     return first + rest
 
 
-def _ranked(options: Sequence[Synonym], word: str, others: Sequence[str], frequency: Frequency) -> list[Synonym]:
-    """Usable options by sense rank, then most frequent first, then alphabetically."""
-    return sorted(
-        _usable(options, word, *others), key=lambda s: (s.sense_rank, -_log(frequency(s.lemma)), fold(s.lemma))
-    )
+def _ranked(
+    options: Sequence[Synonym],
+    word: str,
+    others: Sequence[str],
+    frequency: Frequency,
+    fit: ContextFit | None = None,
+    side: str = "",
+) -> list[Synonym]:
+    """Usable options by fit in the compound's sentences when scored, then sense rank, then most frequent
+    first, then alphabetically."""
+
+    def key(s: Synonym) -> tuple:
+        in_context = fit.rank_key(side, s.lemma) if fit else (0, 0.0)
+        return (in_context, s.sense_rank, -_log(frequency(s.lemma)), fold(s.lemma))
+
+    return sorted(_usable(options, word, *others), key=key)
 
 
 def _one_side(
@@ -280,18 +337,22 @@ def _one_side(
     frequency: Frequency,
     resource: str,
     limit: int,
+    fit: ContextFit | None = None,
 ) -> list[Replacement]:
     layout = locate(compound, modifier, head)
     frequency = _cached(frequency)
     word = modifier if side == "modifier" else head
     kind = vocabulary.SYNONYM_MODIFIER if side == "modifier" else vocabulary.SYNONYM_HEAD
     found, seen = [], {fold(compound)}
-    for synonym in _ranked(options, word, (modifier, head), frequency):
+    for synonym in _ranked(options, word, (modifier, head), frequency, fit, side):
         text = layout.replace(**{side: synonym.lemma})
         if fold(text) in seen:
             continue
         seen.add(fold(text))
-        details = {"resource": resource, side: _side(word, synonym, frequency(synonym.lemma))}
+        details = {
+            "resource": resource,
+            side: _side(word, synonym, frequency(synonym.lemma), _fit(fit, side, synonym.lemma)),
+        }
         found.append(Replacement(kind, text, details))
         if len(found) == limit:
             break
@@ -307,9 +368,10 @@ def modifier_synonyms(
     frequency: Frequency,
     resource: str = "",
     limit: int = LIMIT,
+    fit: ContextFit | None = None,
 ) -> list[Replacement]:
     """Up to ``limit`` compounds with the modifier replaced by a synonym and the head kept."""
-    return _one_side("modifier", compound, modifier, head, modifier_synonyms, frequency, resource, limit)
+    return _one_side("modifier", compound, modifier, head, modifier_synonyms, frequency, resource, limit, fit)
 
 
 def head_synonyms(
@@ -321,9 +383,10 @@ def head_synonyms(
     frequency: Frequency,
     resource: str = "",
     limit: int = LIMIT,
+    fit: ContextFit | None = None,
 ) -> list[Replacement]:
     """Up to ``limit`` compounds with the head replaced by a synonym and the modifier kept."""
-    return _one_side("head", compound, modifier, head, head_synonyms, frequency, resource, limit)
+    return _one_side("head", compound, modifier, head, head_synonyms, frequency, resource, limit, fit)
 
 
 def lone_synonyms(
@@ -335,6 +398,7 @@ def lone_synonyms(
     frequency: Frequency,
     resource: str = "",
     limit: int = LIMIT,
+    fit: ContextFit | None = None,
     *,
     side: str,
 ) -> list[Replacement]:
@@ -345,8 +409,10 @@ def lone_synonyms(
     kind = vocabulary.MODIFIER_SYNONYM_ONLY if side == "modifier" else vocabulary.HEAD_SYNONYM_ONLY
     frequency = _cached(frequency)
     return [
-        Replacement(kind, s.lemma, {"resource": resource, side: _side(word, s, frequency(s.lemma))})
-        for s in _ranked(options, word, (modifier, head), frequency)[:limit]
+        Replacement(
+            kind, s.lemma, {"resource": resource, side: _side(word, s, frequency(s.lemma), _fit(fit, side, s.lemma))}
+        )
+        for s in _ranked(options, word, (modifier, head), frequency, fit, side)[:limit]
     ]
 
 

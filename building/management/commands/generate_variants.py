@@ -31,6 +31,11 @@ class Command(BaseCommand):
         parser.add_argument("--frequency-table", type=int, help="FrequencyTable id for NC_Rand matching.")
         parser.add_argument("--pool", default="", help="File of candidate random compounds, one per line.")
         parser.add_argument("--no-neutral", action="store_true", help="Leave neutral sentences out.")
+        parser.add_argument(
+            "--context-model",
+            default="",
+            help='Rank synonyms by fit in the compound\'s sentences with this encoder: "bundled:minilm" or a folder.',
+        )
         parser.add_argument("--format", choices=["text", "json"], default="text")
 
     def handle(self, *args, **options) -> None:
@@ -50,6 +55,7 @@ class Command(BaseCommand):
                 frequency_table=options["frequency_table"],
                 pool_file=options["pool"],
                 neutral=not options["no_neutral"],
+                context_model=options["context_model"],
             )
             summary = generate_variants(compounds, generation)
         except (ValueError, OSError, LexiconUnavailable) as exc:
