@@ -16,8 +16,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 say() { printf 'install: %s\n' "$*"; }
 warn() { printf 'install: WARNING: %s\n' "$*" >&2; }
 
-# Browser tests (chromium), English WordNet and the Portuguese thesauri.
-DEBIAN_PACKAGES=(chromium wordnet-base wordnet-sense-index mythes-pt-pt mythes-pt-br)
+# Browser tests (chromium), English WordNet, the Portuguese thesauri and the European Portuguese
+# Hunspell dictionary (its entries carry gender and number: Portuguese agreement).
+DEBIAN_PACKAGES=(chromium wordnet-base wordnet-sense-index mythes-pt-pt mythes-pt-br hunspell-pt-pt)
 REQUIREMENTS="${WORKBENCH_REQUIREMENTS:-requirements/lock/dev.txt}"
 PYTHON="${PYTHON:-python3}"
 VENV=.venv

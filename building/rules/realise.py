@@ -2,8 +2,10 @@
 
 A minimal pair changes only the compound ("an eager beaver" → "a hard worker"). What the
 grammar forces is done here: the compound's number, a capital at the start of a
-sentence, and the English article right before it. Portuguese gender agreement is only
-flagged: the papers' experts fixed those sentences by hand, and a wrong automatic fix
+sentence, and the English article right before it. Portuguese agreement (gender and number
+of the replacement's adjectives and of the determiners and adjectives around it) is
+rewritten from a morphological dictionary when one is given (``building.rules.agreement``);
+without one, or for a word it does not know, it is only flagged: a wrong automatic fix
 ("um água") is worse than a visible note.
 
 Also the neutral sentences of the papers ("This is a/an X", "Este é um X"), which give
@@ -12,8 +14,10 @@ the compound no informative context.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+from building.rules import agreement
 from building.rules.inflection import (
     PT_PREPOSITIONS,
     Flags,
@@ -22,11 +26,18 @@ from building.rules.inflection import (
     is_portuguese,
     pluralise,
 )
+from building.rules.sentence_words import (
+    Span,
+    at_sentence_start,
+    capitalise_first,
+    same_case,
+    word_after,
+    words_after,
+    words_before,
+)
 from datasets.formats.spans import is_plural_form
 
 __all__ = ["Realised", "article", "guess_gender", "neutral", "pluralise", "realise"]
-
-Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -46,14 +57,18 @@ def realise(
     *,
     plural: bool | None = None,
     compound: str | None = None,
+    morphology: agreement.Morphology | None = None,
+    head: str | None = None,
 ) -> Realised:
     """``sentence`` with ``sentence[span[0]:span[1]]`` (the compound as it occurs) replaced.
 
     ``replacement`` is a lemma (singular). ``plural`` says whether the occurrence is
     plural; when None it is read from the occurrence, compared with ``compound`` (its
-    lemma) when given, else from its ending and the determiner before it. Only the word
-    right before the span is ever rewritten (English "a"/"an"); anything else that may
-    have to change is reported in ``flags``.
+    lemma) when given, else from its ending and the determiner before it. In English only
+    the word right before the span is ever rewritten ("a"/"an"); in Portuguese, given a
+    ``morphology``, the words that agree with the compound's head. Anything else that may
+    have to change is reported in ``flags``. ``head`` is the replacement's head word when
+    the caller knows it (a head synonym), else it is found with the dictionary.
     """
     start, end = span
     if not 0 <= start < end <= len(sentence):
@@ -63,10 +78,17 @@ def realise(
         raise ValueError("the replacement is empty")
     portuguese = is_portuguese(language)
     surface = sentence[start:end]
-    before = _words_before(sentence, start)
+    before = words_before(sentence, start)
     if plural is None:
         plural = _occurs_in_plural(sentence, surface, before, compound, language, portuguese)
+    if portuguese and morphology is not None:
+        agreed = _portuguese(sentence, span, replacement, plural, morphology, head)
+        if agreed is not None:
+            return agreed
     flags: list[str] = []
+    if portuguese and morphology is not None:
+        head = replacement.split(" ", 1)[0]
+        flags.append(f"agreement: '{head}' is not in the Portuguese dictionary; check the words that agree with it")
     text = replacement
     if plural:
         text, plural_flags = pluralise(text, language)
@@ -85,12 +107,21 @@ def realise(
     return Realised(prefix + text + sentence[end:], (len(prefix), len(prefix) + len(text)), tuple(flags))
 
 
-def neutral(replacement: str, language: str, *, pattern: str, plural: bool, gender: str | None = None) -> Realised:
+def neutral(
+    replacement: str,
+    language: str,
+    *,
+    pattern: str,
+    plural: bool,
+    gender: str | None = None,
+    morphology: agreement.Morphology | None = None,
+) -> Realised:
     """One of the papers' uninformative sentences around ``replacement`` (a lemma).
 
     ``pattern`` is "short" ("This is a X") or "long" ("This is what a X is supposed to
-    be"). Portuguese needs the replacement's gender ("m"/"f"); when not given it is
-    guessed, and an unknown gender gives the masculine with an ``agreement:`` flag.
+    be"). Portuguese needs the replacement's gender ("m"/"f"); when not given it is read
+    from ``morphology`` (whose forms the replacement then takes) or guessed from the
+    ending, and an unknown gender gives the masculine with an ``agreement:`` flag.
     English has no final period, as in the NCIMP file.
     """
     if pattern not in ("short", "long"):
@@ -102,7 +133,11 @@ def neutral(replacement: str, language: str, *, pattern: str, plural: bool, gend
         raise ValueError("the replacement is empty")
     flags: list[str] = []
     text = replacement
-    if plural:
+    if is_portuguese(language) and morphology is not None:
+        phrase = agreement.agree_phrase(replacement, morphology, plural=plural, either=gender)
+        text, gender = phrase.text, gender or phrase.gender
+        flags.extend(phrase.flags)
+    elif plural:
         text, plural_flags = pluralise(text, language)
         flags.extend(plural_flags)
     if is_portuguese(language):
@@ -129,62 +164,43 @@ def neutral(replacement: str, language: str, *, pattern: str, plural: bool, gend
     return Realised(before + text + after, (len(before), len(before) + len(text)), tuple(flags))
 
 
-# --- reading the context --------------------------------------------------------------------
+def _portuguese(
+    sentence: str, span: Span, replacement: str, plural: bool, morphology: agreement.Morphology, head: str | None
+) -> Realised | None:
+    """The replacement and the words around it agreeing with its head; None when the dictionary does not know the head."""
+    start, end = span
+    old = agreement.old_head(sentence[start:end], morphology)
+    either = old.gender if old else None
+    phrase = agreement.agree_phrase(replacement, morphology, plural=plural, either=either, head=head)
+    if agreement.head_index(replacement.split(), morphology, head) is None:
+        return None  # flagged the old way: the dictionary does not know the head
+    if old is None:
+        # Without the old head's gender the words around it cannot be told apart from
+        # others ("a" the article or the preposition): only the replacement is made to agree.
+        phrase = dataclasses.replace(phrase, gender=None)
+    flags = list(phrase.flags)
+    text = _match_capital(sentence, start, sentence[start:end], phrase.text, flags)
+    gender = phrase.gender
+    if old is None or gender is None or old.gender == gender:
+        return Realised(sentence[:start] + text + sentence[end:], (start, start + len(text)), tuple(flags))
+    before = words_before(sentence, start, agreement.WORDS_BEFORE)
+    after = words_after(sentence, end, agreement.WORDS_AFTER)
+    new_before = agreement.agree_before([sentence[a:b] for a, b in before], old, gender, morphology)
+    new_after = agreement.agree_after([sentence[a:b] for a, b in after], old, gender, morphology)
+    pieces = [*zip(before, new_before, strict=False), ((start, end), text), *zip(after, new_after, strict=False)]
+    out, last, new_span = [], 0, span
+    for (a, b), word in sorted(pieces):
+        out.append(sentence[last:a])
+        if (a, b) == span:
+            offset = sum(map(len, out))
+            new_span = (offset, offset + len(word))
+        out.append(same_case(sentence[a:b], word) if (a, b) != span else word)
+        last = b
+    out.append(sentence[last:])
+    return Realised("".join(out), new_span, tuple(flags))
 
 
-def _is_word_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "'’-"
-
-
-def _words_before(text: str, index: int, limit: int = 2) -> list[Span]:
-    """Spans of up to ``limit`` words right before ``index``, nearest first.
-
-    Only whitespace may separate them: after punctuation ("…, front man") the words
-    before belong to another phrase. A word may itself follow an opening bracket or
-    quote, which then ends the scan.
-    """
-    spans: list[Span] = []
-    i = index
-    while len(spans) < limit:
-        j = i
-        while j > 0 and text[j - 1].isspace():
-            j -= 1
-        if j == i or j == 0:
-            break
-        k = j
-        while k > 0 and _is_word_char(text[k - 1]):
-            k -= 1
-        if k == j:
-            break
-        spans.append((k, j))
-        if k > 0 and not text[k - 1].isspace():
-            break
-        i = k
-    return spans
-
-
-def _word_after(text: str, index: int) -> Span | None:
-    j = index
-    while j < len(text) and text[j].isspace():
-        j += 1
-    if j == index:
-        return None
-    k = j
-    while k < len(text) and _is_word_char(text[k]):
-        k += 1
-    return (j, k) if k > j else None
-
-
-def _at_sentence_start(text: str, index: int) -> bool:
-    head = text[:index].rstrip(" \t\n\"'“‘«([")
-    return not head or head[-1] in ".!?…:"
-
-
-def _capitalise_first(text: str) -> str:
-    for i, ch in enumerate(text):
-        if ch.isalpha():
-            return text[:i] + ch.upper() + text[i + 1 :]
-    return text
+# --- capitals and number -------------------------------------------------------------------
 
 
 def _match_capital(sentence: str, start: int, surface: str, text: str, flags: list[str]) -> str:
@@ -198,12 +214,12 @@ def _match_capital(sentence: str, start: int, surface: str, text: str, flags: li
     if len(words) > 1 and surface.isupper():
         flags.append(f"capital: '{surface}' is in capitals; the replacement is not")
     if first.isupper():
-        if _at_sentence_start(sentence, start):
-            return _capitalise_first(text)
+        if at_sentence_start(sentence, start):
+            return capitalise_first(text)
         if sum(ch.isalpha() for ch in words[0]) > 1 and words[0].isupper():
             return text  # an acronym
         flags.append(f"capital: '{surface}' has a capital mid-sentence (a name or title?)")
-        return _capitalise_first(text)
+        return capitalise_first(text)
     first_word = text.split(" ", 1)[0]
     if first_word[:1].isupper() and not first_word.isupper():
         flags.append(f"capital: '{text}' keeps its capital where '{surface}' has none")
@@ -377,7 +393,7 @@ def _agreement_flags(
             flags.append(f"agreement: gender of '{head}' unknown; check '{word}' {where} it")
         elif new_gender != gender:
             wanted = "masculine" if new_gender == "m" else "feminine"
-            flags.append(f"agreement: '{word}' {where} '{head}' may need the {wanted} ('{_same_case(word, other)}')")
+            flags.append(f"agreement: '{word}' {where} '{head}' may need the {wanted} ('{same_case(word, other)}')")
 
     for word_start, word_end in before:
         word = sentence[word_start:word_end]
@@ -386,13 +402,7 @@ def _agreement_flags(
         check(word, "before")
         if word.casefold() in _PT_CONTRACTIONS:
             break
-    after = _word_after(sentence, end)
+    after = word_after(sentence, end)
     if after:
         check(sentence[after[0] : after[1]], "after")
     return flags
-
-
-def _same_case(model: str, word: str) -> str:
-    if len(model) > 1 and model.isupper():
-        return word.upper()
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word
