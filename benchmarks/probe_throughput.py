@@ -92,14 +92,14 @@ def timed(function, *args, label: str = "", **kwargs):
     return value, seconds
 
 
-def run_probes(version: str, config: dict | None = None):
+def run_probes(version: str, config: dict | None = None, model: str = "minilm"):
     """``run_probes --inline`` as a user types it; the finished run."""
     from django.core.management import call_command
 
     from probing.models import ProbeRun
 
     out, err = StringIO(), StringIO()
-    args = ["run_probes", "--release", version, "--model", "minilm", "--inline"]
+    args = ["run_probes", "--release", version, "--model", model, "--inline"]
     if config:
         args += ["--config", json.dumps(config)]
     call_command(*args, stdout=out, stderr=err)
@@ -172,6 +172,7 @@ def measure(args) -> dict:
     import torch
 
     from probing import loading
+    from probing.cache import cache_bytes
     from probing.embedding.base import TextSpan, bundled_minilm_path
     from probing.loading import model_backend, release_probes
     from probing.models import EmbeddingModel
@@ -227,7 +228,7 @@ def measure(args) -> dict:
     naive_seconds = timed(naive, naive_pairs, backend, label="(f) naive")[1]
 
     cold_passes, sweep_passes = forward_passes(run), forward_passes(sweep_run)
-    cache_bytes = run.report["stats"].get("cache_bytes", 0)
+    run_bytes = run.report["stats"].get("cache_bytes", 0)
     sweep_bytes = sweep_run.report["stats"].get("cache_bytes", 0)
     page, sweep_page = page_seconds(run), page_seconds(sweep_run)
     rows = [
@@ -243,8 +244,11 @@ def measure(args) -> dict:
     for label, seconds, n, key in rows:
         print(f"{label:<44} {seconds:>9.2f} {CPU[key]:>9.2f} {n:>14} {n / seconds:>9.1f}")
     print(f"(c) before and after (a): {limit_before:.2f} s and {limit_after:.2f} s")
-    print(f"cache size: run (a) {cache_bytes / 1e6:.1f} MB of vectors, sweep (e) {sweep_bytes / 1e6:.1f} MB")
+    print(f"cache size: run (a) {run_bytes / 1e6:.1f} MB of vectors, sweep (e) {sweep_bytes / 1e6:.1f} MB")
     print(f"report page server time: run (a) {page * 1000:.0f} ms, sweep (e) {sweep_page * 1000:.0f} ms")
+    # The cache a sweep of a 40-layer, 5,120-dimension model (41 hidden states) would need for this run.
+    big_sweep = cache_bytes(probes.items(probes.compounds), dim=5120, hidden_states=41, layer_dtype="float16")
+    print(f"a float16 sweep of a 40-layer, 5,120-dimension model over these texts: {big_sweep / 1e9:.2f} GB")
     naive_per_pair = naive_seconds / max(len(naive_pairs), 1)
     return {
         "pairs": len(pairs),
@@ -262,10 +266,11 @@ def measure(args) -> dict:
         "sweep_ratio": round(sweep / cold, 3),
         "naive_speedup": round(naive_per_pair / (cold / len(pairs)), 1),
         "sweep_forward_passes": sweep_passes,
-        "cache_bytes": cache_bytes,
+        "cache_bytes": run_bytes,
         "sweep_cache_bytes": sweep_bytes,
         "report_page_s": round(page, 3),
         "sweep_report_page_s": round(sweep_page, 3),
+        "sweep_40x5120_float16_bytes": big_sweep,
         "cpu_s": {label.split()[0].strip("()"): round(seconds, 3) for label, seconds in CPU.items()},
     }
 
