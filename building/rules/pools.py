@@ -155,6 +155,22 @@ def with_frequencies(
     return sorted(candidates, key=lambda c: (c.f_avg, c.text))
 
 
+# Fewer attested candidates than this and the pool keeps its unattested ones (a tiny corpus).
+MIN_ATTESTED = 200
+
+
+def attested(candidates: list[Candidate], minimum: int = MIN_ATTESTED) -> tuple[list[Candidate], bool]:
+    """The candidates that are real phrases of the frequency source, and whether the pool was narrowed.
+
+    With a counted corpus, a phrase is real when it occurs in it (f_NC > 0): the pool becomes
+    the corpus's own two-word phrases. With wordfreq, whose phrase value is an estimate, both
+    words must be words it knows: a thesaurus entry made of obsolete words ("salepeira-maior")
+    reads as no expert would write. When fewer than ``minimum`` remain, all are kept.
+    """
+    real = [c for c in candidates if min(c.frequencies.compound, c.frequencies.modifier, c.frequencies.head) > 0]
+    return (real, True) if len(real) >= minimum else (list(candidates), False)
+
+
 def is_hyphenated(text: str) -> bool:
     """One hyphenated word ("alta-costura"), not two words ("alta costura")."""
     return len(text.split()) == 1 and "-" in text

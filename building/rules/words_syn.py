@@ -101,30 +101,33 @@ def generic_words(language: str) -> GenericWords:
 def modifier_role(lexicon: Lexicon, modifier: str, language: str, compound: str = "") -> str:
     """The modifier's part of speech in the compound.
 
-    A Portuguese modifier right after its head ("campo militar", "água doce") is an adjective
-    whenever the lexicon knows it as one, however often it is a noun elsewhere; otherwise the
-    part of speech the lexicon uses it most in ("eager": adjective).
+    A Portuguese modifier right after its head ("campo militar", "água doce", "ficha limpa") is an
+    adjective whenever the lexicon knows it (or its masculine singular) as one, however often it is
+    a noun elsewhere; otherwise the part of speech the lexicon uses it most in ("eager": adjective).
     """
     choices = MODIFIER_POS.get(language_key(language), (NOUN, ADJECTIVE))
-    if language_key(language) == "pt" and len(compound.split()) == 2 and lexicon.usage(modifier, ADJECTIVE):
-        return ADJECTIVE
+    if language_key(language) == "pt" and len(compound.split()) == 2:
+        # A feminine or plural adjective ("ficha limpa", "planta baixa") is known by its masculine lemma.
+        if lexicon.usage(modifier, ADJECTIVE) or lexicon.usage(pt_adjective_lemma(modifier), ADJECTIVE):
+            return ADJECTIVE
     return preferred_pos(lexicon, modifier, choices)
 
 
 def lookup_synonyms(lexicon: Lexicon, modifier: str, head: str, language: str, compound: str = "") -> SynonymLookup:
     """The head as a noun; the modifier in its role in ``compound`` (:func:`modifier_role`)."""
     modifier_pos = modifier_role(lexicon, modifier, language, compound)
-    modifier_found = lexicon.synonyms(modifier, modifier_pos)
-    if not modifier_found and language_key(language) == "pt":
-        # Thesauri list adjectives in the masculine singular: look "alcoólica" up as
-        # "alcoólico" and give its synonyms the modifier's gender ("etílica").
-        lemma = pt_adjective_lemma(modifier)
+    lemma = pt_adjective_lemma(modifier) if language_key(language) == "pt" else modifier
+    # Thesauri list adjectives in the masculine singular: "alcoólica" is looked up as "alcoólico"
+    # and its synonyms take the modifier's gender ("etílica"). The feminine form's own entries are
+    # mostly the noun ("a baixa": descida, desconto), so the lemma wins when the thesaurus knows it.
+    by_lemma = lemma != modifier and modifier_pos == ADJECTIVE and lexicon.usage(lemma, ADJECTIVE) > 0
+    modifier_found = [] if by_lemma else lexicon.synonyms(modifier, modifier_pos)
+    if not modifier_found and lemma != modifier:
         gender = pt_adjective_gender(modifier) or "m"
-        if lemma != modifier:
-            modifier_pos = modifier_role(lexicon, lemma, language, compound)
-            modifier_found = [
-                replace(s, lemma=pt_inflect_adjective(s.lemma, gender)) for s in lexicon.synonyms(lemma, modifier_pos)
-            ]
+        modifier_pos = modifier_role(lexicon, lemma, language, compound)
+        modifier_found = [
+            replace(s, lemma=pt_inflect_adjective(s.lemma, gender)) for s in lexicon.synonyms(lemma, modifier_pos)
+        ]
     return SynonymLookup(lexicon.name, modifier_pos, modifier_found, lexicon.synonyms(head, NOUN))
 
 

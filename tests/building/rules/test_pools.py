@@ -6,6 +6,7 @@ from building.rules.pools import (
     ADJECTIVE_NOUN,
     NOUN_NOUN,
     PoolFileError,
+    attested,
     compound_pool,
     default_pool,
     modifier_kind,
@@ -140,3 +141,23 @@ def test_an_adjective_noun_target_gets_adjective_noun_random_compounds(wordnet_l
         "old man",
         "red wine",
     ]
+
+
+def test_the_pool_keeps_real_phrases_of_the_frequency_source():
+    frequency = {"police car": 3.0, "police": 90.0, "car": 210.0, "water": 300.0, "water ouzel": 0.1}.get
+    candidates = with_frequencies(["police car", "water ouzel"], lambda text: frequency(text, 0.0))
+    # "ouzel" is a word the source does not know: out, once enough real phrases remain.
+    real, narrowed = attested(candidates, minimum=1)
+    assert narrowed and [c.text for c in real] == ["police car"]
+
+
+def test_a_corpus_phrase_is_real_only_when_it_occurs_in_the_corpus():
+    counts = {"police": 90.0, "car": 210.0, "dog": 50.0, "police dog": 2.0}
+    candidates = with_frequencies(["police car", "police dog"], lambda text: counts.get(text, 0.0))
+    assert [c.text for c in attested(candidates, minimum=1)[0]] == ["police dog"]
+
+
+def test_too_few_real_phrases_keep_the_whole_pool():
+    candidates = with_frequencies(["police car", "water ouzel"], lambda text: 1.0 if text != "ouzel" else 0.0)
+    kept, narrowed = attested(candidates, minimum=2)
+    assert not narrowed and len(kept) == 2

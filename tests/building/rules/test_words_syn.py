@@ -223,3 +223,16 @@ def test_militar_as_a_portuguese_adjective_gets_no_verb_synonyms(portuguese_thes
     assert not any(lemma.endswith(("ar", "er", "ir")) for lemma in found)
     pairs = words_syn("campo militar", "militar", "campo", lookup.modifier, lookup.head, lambda w: 0.0)
     assert pairs and not any(r.text.split()[1] in {"lutares", "discutires", "lutar", "discutir"} for r in pairs)
+
+
+def test_a_feminine_adjective_modifier_gets_adjective_synonyms_in_its_gender(portuguese_thesaurus):
+    # "limpa" and "baixa" are nouns too ("a baixa"): as modifiers after their head they are adjectives.
+    for compound, modifier, head, noun_senses in (
+        ("ficha limpa", "limpa", "ficha", {"clareira", "alimpa"}),
+        ("planta baixa", "baixa", "planta", {"depressão", "descida", "desconto"}),
+    ):
+        lookup = lookup_synonyms(portuguese_thesaurus, modifier, head, "pt", compound)
+        found = {s.lemma for s in lookup.modifier}
+        assert lookup.modifier_pos == "a"
+        assert found and not found & noun_senses
+        assert not any(lemma.endswith("o") for lemma in found)  # "limpo" → feminine synonyms
