@@ -1,8 +1,11 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from building import generate_views, views
 
 urlpatterns = [
+    # /build/ itself: the build jobs, whose page links to generating variants and counting a corpus.
+    path("", RedirectView.as_view(pattern_name="build_jobs"), name="build"),
     path("generate/", generate_views.generate_variants_view, name="generate_variants"),
     path("corpus/", views.corpus_count, name="corpus_count"),
     path("corpus/tables/<int:pk>/apply/", views.apply_frequency_table_view, name="apply_frequency_table"),

@@ -61,8 +61,8 @@ def test_the_embedded_broker_feeds_a_real_worker_process(tmp_path):
     try:
         code = (
             "import django; django.setup();"
-            "from building.tasks import fill_frequencies_task as t;"
-            "print(t.delay('demo', 'pt').get(timeout=60))"
+            "from building.tasks import fill_frequencies_task;"
+            "print(fill_frequencies_task.delay('demo', 'pt').get(timeout=60))"
         )
         started = time.monotonic()
         out = subprocess.run(
