@@ -1,19 +1,15 @@
 """Curation pages: the review queue, and one review page per compound (curators only).
 
 The views translate requests into the actions of ``building.curation``. Every POST works without
-JavaScript: it redirects back to the compound's page with its filters, at the variant's anchor. With
+JavaScript: it redirects back to the compound's page with its filters and page, at the variant's anchor. With
 ``Accept: application/json`` (review.js) it answers with the changed rows re-rendered instead, so the
 page is updated in place from the same template.
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
-from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Value, When
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -21,26 +17,27 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from building.curation import approve_unflagged, approve_variant, edit_variant, reject_variant, reset_variant
-from building.models import VariantChange
+from building.review import (
+    COMPOUNDS_PER_PAGE,
+    STATUS_LABELS,
+    QueueFilterForm,
+    VariantFilterForm,
+    changes_prefetch,
+    compound_counts,
+    compound_sentences,
+    compounds_with_pending,
+    matching_count,
+    neighbour_compound,
+    queue_compounds,
+    total_counts,
+    variant_page,
+)
 from core.permissions import curator_required
 from datasets import vocabulary
-from datasets.forms import collection_choices, language_choices
-from datasets.models import Compound, Sentence, Variant
-from datasets.views import SENTENCE_KIND_ORDER, VARIANT_KIND_ORDER
+from datasets.models import Compound, Variant
 
-COMPOUNDS_PER_PAGE = 50
-COMPOUND_ORDER = ["collection__slug", "language", "key"]
-# Curators say "pending" for what generation left undecided.
-STATUS_FILTERS = {
-    "pending": vocabulary.GENERATED,
-    "approved": vocabulary.APPROVED,
-    "edited": vocabulary.EDITED,
-    "rejected": vocabulary.REJECTED,
-}
-STATUS_LABELS = {status: label for label, status in STATUS_FILTERS.items()}
 ACTION_DONE = {"approve": "Approved", "reject": "Rejected", "edit": "Edited", "reset": "Back to pending"}
 ROW_TEMPLATE = "datasets/review/_variant_row.html"
-FLAGGED = ~Q(flags=[])
 
 
 def sentence_case(message: str) -> str:
@@ -50,109 +47,6 @@ def sentence_case(message: str) -> str:
 
 def wants_json(request: HttpRequest) -> bool:
     return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
-
-
-class QueueFilterForm(forms.Form):
-    """The GET filters of the review queue; an invalid field is ignored."""
-
-    collection = forms.ChoiceField(required=False)
-    language = forms.ChoiceField(required=False)
-    pending = forms.BooleanField(required=False, label="Has pending")
-    flagged = forms.BooleanField(required=False, label="Has flagged")
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["collection"].choices = collection_choices()
-        self.fields["language"].choices = language_choices("Any language")
-
-    def filter(self, queryset):
-        self.is_valid()
-        data = self.cleaned_data
-        if collection := data.get("collection"):
-            queryset = queryset.filter(collection__slug=collection)
-        if language := data.get("language"):
-            queryset = queryset.filter(language=language)
-        if data.get("pending"):
-            queryset = queryset.filter(pending__gt=0)
-        if data.get("flagged"):
-            queryset = queryset.filter(flagged__gt=0)
-        return queryset
-
-
-class VariantFilterForm(forms.Form):
-    """The GET filters of a compound's review page; an invalid field is ignored."""
-
-    status = forms.ChoiceField(
-        required=False, choices=[("", "Any status")] + [(name, name.capitalize()) for name in STATUS_FILTERS]
-    )
-    kind = forms.ChoiceField(
-        required=False, label="Probe kind", choices=[("", "Any kind"), *vocabulary.VARIANT_KIND_CHOICES]
-    )
-    flagged = forms.BooleanField(required=False, label="Flagged only")
-
-    def clean_flagged(self) -> bool:
-        return bool(self.cleaned_data.get("flagged"))
-
-    @property
-    def values(self) -> dict:
-        self.is_valid()
-        return {name: value for name, value in self.cleaned_data.items() if value}
-
-    def filter(self, queryset):
-        values = self.values
-        if status := values.get("status"):
-            queryset = queryset.filter(status=STATUS_FILTERS[status])
-        if kind := values.get("kind"):
-            queryset = queryset.filter(kind=kind)
-        if values.get("flagged"):
-            queryset = queryset.filter(FLAGGED)
-        return queryset
-
-    def query(self) -> str:
-        """The valid filters as a query string, to come back to the same view of the page."""
-        return urlencode({name: 1 if value is True else value for name, value in self.values.items()})
-
-
-def queue_compounds():
-    """Compounds that have variants, with their variants counted by status: one query."""
-    variant = "sentences__variants"
-    status = f"{variant}__status"
-    pending = Q(**{status: vocabulary.GENERATED})
-    return (
-        Compound.objects.select_related("collection")
-        .annotate(
-            total=Count(variant),
-            pending=Count(variant, filter=pending),
-            flagged=Count(variant, filter=pending & ~Q(**{f"{variant}__flags": []})),
-            approved=Count(variant, filter=Q(**{status: vocabulary.APPROVED})),
-            edited=Count(variant, filter=Q(**{status: vocabulary.EDITED})),
-            rejected=Count(variant, filter=Q(**{status: vocabulary.REJECTED})),
-        )
-        .filter(total__gt=0)
-        .order_by(*COMPOUND_ORDER)
-    )
-
-
-def compounds_with_pending():
-    pending = Variant.objects.filter(sentence__compound=OuterRef("pk"), status=vocabulary.GENERATED)
-    return Compound.objects.filter(Exists(pending)).order_by(*COMPOUND_ORDER)
-
-
-def next_pending_compound(compound: Compound) -> Compound | None:
-    """The next compound in queue order with pending variants, starting again from the top at the end."""
-    slug, language, key = compound.collection.slug, compound.language, compound.key
-    after = (
-        Q(collection__slug__gt=slug)
-        | Q(collection__slug=slug, language__gt=language)
-        | Q(collection__slug=slug, language=language, key__gt=key)
-    )
-    others = compounds_with_pending().exclude(pk=compound.pk)
-    # One query: those after this compound first, then those before it.
-    return (
-        others.annotate(wrapped=Case(When(after, then=Value(0)), default=Value(1)))
-        .order_by("wrapped", *COMPOUND_ORDER)
-        .first()
-    )
 
 
 def split_flag(flag: str) -> tuple[str, str]:
@@ -171,10 +65,6 @@ def marked_text(variant: Variant) -> str:
     return f"{before}[{replacement}]{after}"
 
 
-def changes_prefetch() -> Prefetch:
-    return Prefetch("changes", queryset=VariantChange.objects.select_related("user").order_by("-at", "-id"))
-
-
 def decorate(variant: Variant) -> Variant:
     """What the row template shows beyond the model's fields."""
     variant.status_label = STATUS_LABELS.get(variant.status, variant.status)
@@ -185,47 +75,63 @@ def decorate(variant: Variant) -> Variant:
     return variant
 
 
-def variant_order(variant: Variant) -> tuple:
-    return VARIANT_KIND_ORDER.get(variant.kind, 99), variant.rank, variant.isolated
+def review_url(compound_id: int, query: str, anchor: str = "") -> str:
+    url = reverse("review_compound", args=[compound_id]) + (f"?{query}" if query else "")
+    return url + (f"#{anchor}" if anchor else "")
 
 
-def compound_counts(compound: Compound) -> dict:
-    variants = Variant.objects.filter(sentence__compound=compound).order_by()
-    return variants.aggregate(
-        total=Count("id"),
-        pending=Count("id", filter=Q(status=vocabulary.GENERATED)),
-        flagged=Count("id", filter=Q(status=vocabulary.GENERATED) & FLAGGED),
-        approved=Count("id", filter=Q(status=vocabulary.APPROVED)),
-        edited=Count("id", filter=Q(status=vocabulary.EDITED)),
-        rejected=Count("id", filter=Q(status=vocabulary.REJECTED)),
-    )
+def page_links(compound: Compound, filters: VariantFilterForm, page: Page) -> dict:
+    """Previous and next: the neighbouring page of this compound, else the neighbouring compound, filters kept.
+
+    The compound's neighbours are those with a variant matching the filters (pending ones when no status
+    is chosen). The anchors (#first-row, #last-row) tell review.js where j and k go on from.
+    """
+    links: dict = dict.fromkeys(["next_compound_url", "previous_compound_url"], "")
+    condition = filters.variant_q(default_status="pending")
+    for name, forward in (("next", True), ("previous", False)):
+        neighbour = neighbour_compound(compound, condition, forward)
+        links[f"{name}_compound"] = neighbour
+        if neighbour is not None:
+            links[f"{name}_compound_url"] = review_url(neighbour.pk, filters.query(keep_sentence=False), "first-row")
+    if page.has_next():
+        links["next_url"] = review_url(compound.pk, filters.query(page=page.next_page_number()), "first-row")
+    else:
+        links["next_url"] = links.get("next_compound_url", "")
+    if page.has_previous():
+        number = page.previous_page_number()
+        links["previous_url"] = review_url(compound.pk, filters.query(page=number if number > 1 else None), "last-row")
+    else:
+        links["previous_url"] = links.get("previous_compound_url", "")
+    return links
 
 
-def review_context(compound: Compound, filters: VariantFilterForm, edit_error: dict | None = None) -> dict:
-    """Everything the compound's review page shows, in a fixed number of queries."""
-    variants = filters.filter(Variant.objects.order_by()).prefetch_related(changes_prefetch())
-    sentences = list(
-        Sentence.objects.filter(compound=compound).order_by().prefetch_related(Prefetch("variants", queryset=variants))
-    )
-    sentences.sort(key=lambda s: (SENTENCE_KIND_ORDER.get(s.kind, 99), s.slot))
-    filtered = bool(filters.values)
-    shown = []
-    for sentence in sentences:
-        sentence.variant_list = [decorate(x) for x in sorted(sentence.variants.all(), key=variant_order)]
-        if sentence.variant_list or not filtered:
-            shown.append(sentence)
-    kind = filters.values.get("kind", "")
+def review_context(compound: Compound, filters: VariantFilterForm, page_number, edit_error: dict | None = None) -> dict:
+    """The compound's sentences with counts and one page of its filtered variants, in a fixed number of queries."""
+    sentences = compound_sentences(compound, filters)
+    page = variant_page(compound, filters, page_number, matching_count(sentences, filters))
+    by_pk = {sentence.pk: sentence for sentence in sentences}
+    groups: list[dict] = []
+    for variant in page.object_list:
+        if not groups or groups[-1]["sentence"].pk != variant.sentence_id:
+            groups.append({"sentence": by_pk[variant.sentence_id], "variants": []})
+        groups[-1]["variants"].append(decorate(variant))
+    values = filters.values
+    kind = values.get("kind", "")
     return {
         "compound": compound,
         "language_name": vocabulary.language_name(compound.language),
-        "sentences": shown,
-        "counts": compound_counts(compound),
+        "sentences": sentences,
+        "current_sentence": by_pk.get(values.get("sentence")),
+        "groups": groups,
+        "page": page,
+        "counts": total_counts(sentences),
         "filters": filters,
-        "filtered": filtered,
-        "query": filters.query(),
+        "filtered": bool(values),
+        "query": filters.query(page=page.number if page.number > 1 else None),
+        "filter_query": filters.query(keep_sentence=False),
         "kind_label": dict(vocabulary.VARIANT_KIND_CHOICES).get(kind, ""),
-        "next_compound": next_pending_compound(compound),
         "edit_error": edit_error or {},
+        **page_links(compound, filters, page),
     }
 
 
@@ -238,8 +144,7 @@ def render_rows(request: HttpRequest, variants, query: str) -> dict[str, str]:
 
 
 def back_to_compound(compound_id: int, query: str, anchor: str = "") -> HttpResponse:
-    url = reverse("review_compound", args=[compound_id]) + (f"?{query}" if query else "")
-    return redirect(url + (f"#{anchor}" if anchor else ""))
+    return redirect(review_url(compound_id, query, anchor))
 
 
 @require_GET
@@ -264,15 +169,22 @@ def review_queue(request: HttpRequest) -> HttpResponse:
 @require_GET
 @curator_required
 def review_compound(request: HttpRequest, pk: int) -> HttpResponse:
-    """The compound's sentences, each with its variants to approve, edit, reject or reset."""
+    """The compound's sentences with counts, and a page of its filtered variants to approve, edit, reject or reset."""
     compound = get_object_or_404(Compound.objects.select_related("collection"), pk=pk)
-    return render(request, "datasets/review/compound.html", review_context(compound, VariantFilterForm(request.GET)))
+    context = review_context(compound, VariantFilterForm(request.GET), request.GET.get("page"))
+    return render(request, "datasets/review/compound.html", context)
+
+
+def place(request: HttpRequest, filters: VariantFilterForm) -> str:
+    """The filters and the page number a POST came from, to go back to the same view of the page."""
+    number = request.GET.get("page", "")
+    return filters.query(page=number if number.isdigit() and int(number) > 1 else None)
 
 
 @require_POST
 @curator_required
 def review_variant(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    """Approve, reject, edit or reset one variant; filters travel in the query string."""
+    """Approve, reject, edit or reset one variant; filters and page travel in the query string."""
     variant = get_object_or_404(Variant.objects.select_related("sentence__compound__collection"), pk=pk)
     compound = variant.sentence.compound
     filters = VariantFilterForm(request.GET)
@@ -289,33 +201,33 @@ def review_variant(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         error = sentence_case(str(exc))
         if wants_json(request):
             return JsonResponse({"error": error}, status=400)
-        context = review_context(
-            compound, filters, {"variant": variant.pk, "text": request.POST.get("marked_text", ""), "error": error}
-        )
+        edit_error = {"variant": variant.pk, "text": request.POST.get("marked_text", ""), "error": error}
+        context = review_context(compound, filters, request.GET.get("page"), edit_error)
         return render(request, "datasets/review/compound.html", context, status=400)
     message = f"{ACTION_DONE[action]}: {variant.get_kind_display()} #{variant.rank}."
     if wants_json(request):
-        rows = render_rows(request, Variant.objects.filter(pk=variant.pk), filters.query())
+        rows = render_rows(request, Variant.objects.filter(pk=variant.pk), place(request, filters))
         return JsonResponse(
             {"message": message, "status": variant.status, "rows": rows, "counts": compound_counts(compound)}
         )
     messages.success(request, message)
-    return back_to_compound(compound.pk, filters.query(), f"variant-{variant.pk}")
+    return back_to_compound(compound.pk, place(request, filters), f"variant-{variant.pk}")
 
 
 @require_POST
 @curator_required
 def review_approve_unflagged(request: HttpRequest, pk: int) -> HttpResponse:
-    """Approve every pending variant without flags (of the filtered kind, if any)."""
+    """Approve every pending variant of the compound without flags (of the filtered kind, if any)."""
     compound = get_object_or_404(Compound, pk=pk)
     filters = VariantFilterForm(request.GET)
     kind = filters.values.get("kind")
     count = approve_unflagged(compound, request.user, kinds=[kind] if kind else None)
     message = f"Approved {count} unflagged pending variant{'s' if count != 1 else ''}."
     if wants_json(request):
-        # Every row the page may show: a compound has tens of variants, not thousands.
-        variants = filters.filter(Variant.objects.filter(sentence__compound=compound))
-        rows = render_rows(request, variants, filters.query())
+        # The rows the page shows (review.js sends their ids), not every variant of the compound.
+        shown = [int(pk) for pk in request.POST.getlist("shown") if pk.isdigit()]
+        variants = Variant.objects.filter(sentence__compound=compound, pk__in=shown)
+        rows = render_rows(request, variants, place(request, filters))
         return JsonResponse({"message": message, "approved": count, "rows": rows, "counts": compound_counts(compound)})
     messages.success(request, message)
-    return back_to_compound(compound.pk, filters.query())
+    return back_to_compound(compound.pk, place(request, filters))

@@ -1,6 +1,7 @@
 // Review page keyboard and in-place updates. Without this file every form still posts and reloads.
-// j/k or arrows move between variant rows; a approve, r reject, u reset, e edit (Enter saves,
-// Escape cancels), A approve all unflagged. Forms are sent with fetch; the server answers with the
+// j/k or arrows move between variant rows, and past the last (first) row to the next (previous) page
+// or compound, filters kept: the links carry #first-row or #last-row, where the focus lands.
+// a approve, r reject, u reset, e edit (Enter saves, Escape cancels), A approve all unflagged. Forms are sent with fetch; the server answers with the
 // changed rows rendered from the same template, swapped in here. No dependencies.
 (function () {
   "use strict";
@@ -32,10 +33,21 @@
     row.scrollIntoView({ block: "nearest" });
   }
 
+  function follow(name) {
+    var link = document.querySelector('a[data-nav="' + name + '"]');
+    if (!link) return false;
+    announce("Loading the " + name + " page…");
+    window.location.assign(link.href);
+    return true;
+  }
+
   function move(step) {
     var list = rows();
-    if (!list.length) return;
     var index = list.indexOf(currentRow());
+    if (!list.length || (index === list.length - 1 && step > 0) || (index === 0 && step < 0)) {
+      if (follow(step > 0 ? "next" : "previous")) return;
+      if (!list.length) return;
+    }
     index = index < 0 ? (step > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, index + step));
     focusRow(list[index]);
   }
@@ -82,9 +94,16 @@
   function send(form) {
     var focused = currentRow();
     form.setAttribute("aria-busy", "true");
+    var body = new FormData(form);
+    if (form === bulk) {
+      // The server answers with these rows re-rendered: the ones this page shows.
+      rows().forEach(function (row) {
+        body.append("shown", row.dataset.variant);
+      });
+    }
     return fetch(form.action, {
       method: "POST",
-      body: new FormData(form),
+      body: body,
       headers: { Accept: "application/json" },
       credentials: "same-origin",
     })
@@ -170,6 +189,11 @@
     } else return;
     event.preventDefault();
   });
+
+  // Arrived with j or k from a neighbouring page: go on from the first (or last) row.
+  var list = rows();
+  if (list.length && window.location.hash === "#first-row") focusRow(list[0]);
+  else if (list.length && window.location.hash === "#last-row") focusRow(list[list.length - 1]);
 
   root.dataset.keyboard = "on";
 })();

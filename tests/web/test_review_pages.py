@@ -134,7 +134,7 @@ def test_the_review_page_highlights_the_compound_and_each_replacement(curator_cl
 def test_the_review_page_takes_a_constant_number_of_queries(curator_client, data, django_assert_max_num_queries):
     for variant in Variant.objects.all():
         approve_variant(variant, make_curator(f"curator-{variant.pk}"))
-    # session, user, groups; compound; sentences, variants, changes; counts; next compound.
+    # session, user, groups; compound; sentences, their counts; variants, changes; next and previous compounds.
     with django_assert_max_num_queries(10):
         assert curator_client.get(review_url(data)).status_code == 200
 
