@@ -18,8 +18,11 @@ from building.frequency_actions import count_corpus_chunk
 from building.generation_resources import GenerationOptions
 from building.models import BuildJob, FrequencyTable
 from building.storage import StoredFile, store_upload
+from building.tasks import generate_variants_batch_task
 from core.permissions import CURATORS_GROUP
-from tests.web.factories import make_compound
+from datasets import vocabulary
+from datasets.models import Variant
+from tests.web.factories import make_compound, make_sentence
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +79,30 @@ def test_an_uploaded_pool_is_kept_in_the_storage_and_named_in_the_job(in_memory,
     options = GenerationOptions.from_dict(BuildJob.objects.get().options)
     assert options.pool_storage == "pools/pool.txt" and options.pool_file == ""
     assert StoredFile(options.pool_storage).read() == b"police car\nred apple\n"
+
+
+def test_a_generation_worker_draws_random_compounds_from_a_pool_it_reads_from_the_storage(
+    in_memory,
+    client,
+    carol,
+    debian_wordnet,
+    settings,
+    tmp_path_factory,
+    monkeypatch,
+    django_capture_on_commit_callbacks,
+):
+    settings.WORDNET_DIR = debian_wordnet
+    settings.NLTK_DATA_DIR = tmp_path_factory.getbasetemp() / "nltk_data"
+    # The batches run here when enqueued: this process has the in-memory storage and nothing on disk.
+    monkeypatch.setattr(generate_variants_batch_task, "delay", lambda *args: generate_variants_batch_task(*args))
+    front = make_compound("front man", gold_synonym="representative")
+    make_sentence(front, "John Paul II was an effective front man for the catholic church.")
+    pool = SimpleUploadedFile("stored-pool.txt", "".join(f"stored word{i}\n" for i in range(12)).encode())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man", "pool_file": pool})
+
+    job = BuildJob.objects.get()
+    assert job.status == BuildJob.Status.DONE, job.message
+    rand = Variant.objects.filter(sentence__compound=front, kind=vocabulary.RANDOM_FREQ, isolated=False)
+    assert {v.replacement.split()[0] for v in rand} == {"stored"}
