@@ -14,7 +14,16 @@ from functools import cache
 from pathlib import Path
 
 BUNDLED_MINILM = "bundled:minilm"
+# all-MiniLM-L6-v2 was trained on English pairs only: on Portuguese it reads word pieces, and ranks
+# synonyms by spelling more than by meaning. A folder's languages are not known: it is used for all.
+MODEL_LANGUAGES = {BUNDLED_MINILM: frozenset({"en"})}
 BATCH = 64
+
+
+def covers(source: str, language: str) -> bool:
+    """Whether the model ``source`` reads ``language`` ("en", "pt-BR" …) well enough to rank synonyms."""
+    languages = MODEL_LANGUAGES.get(source)
+    return languages is None or language.split("-")[0].casefold() in languages
 
 
 def model_folder(source: str) -> Path:

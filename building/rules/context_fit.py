@@ -26,6 +26,7 @@ Similarity = Callable[[Sequence[tuple[str, str]]], list[float]]
 # Candidates scored per side: the lexicon's best-ranked ones; the rest keep their order after them.
 SCORED_PER_SIDE = 15
 CONTEXTS = 3
+WINDOW = 10  # words kept on each side of the compound
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,21 @@ class ContextFit:
         return (0, -value) if value is not None else (1, 0.0)
 
 
-def contexts_of(compound: str, sentences: Sequence[tuple[str, Span]], limit: int = CONTEXTS) -> list[Context]:
-    """The compound's sentences with a usable span, at most ``limit``; the compound alone when there is none."""
-    usable = [Context(text, span) for text, span in sentences if text and 0 <= span[0] < span[1] <= len(text)]
-    return usable[:limit] or [Context(compound, (0, len(compound)))]
+def contexts_of(
+    compound: str, sentences: Sequence[tuple[str, Span]], limit: int = CONTEXTS, window: int = WINDOW
+) -> list[Context]:
+    """The compound's sentences with a usable span, at most ``limit``, each cut to ``window`` words on
+    either side of the compound (the words a substitution is judged by; shorter texts embed faster).
+    The compound alone when it has no sentence."""
+    found = []
+    for text, (start, end) in sentences:
+        if not text or not 0 <= start < end <= len(text):
+            continue
+        before, after = text[:start].split(), text[end:].split()
+        left = " ".join(before[-window:]) + " " if before[-window:] else ""
+        right = " " + " ".join(after[:window]) if after[:window] else ""
+        found.append(Context(left + text[start:end] + right, (len(left), len(left) + end - start)))
+    return found[:limit] or [Context(compound, (0, len(compound)))]
 
 
 def context_fit(

@@ -4,7 +4,7 @@ import pytest
 
 from building.lexicon.base import Synonym
 from building.rules.words_syn import head_synonyms, scored_in_context
-from building.sentence_similarity import SentenceSimilarity, model_folder
+from building.sentence_similarity import SentenceSimilarity, covers, model_folder
 from tests.tiny_models import save_tiny_bert, words_of
 
 SENTENCE = "the band's front man sang all night ."
@@ -45,3 +45,8 @@ def test_an_unknown_model_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError, match="not a folder"):
         model_folder(str(tmp_path / "missing"))
     assert (model_folder("bundled:minilm") / "config.json").is_file()
+
+
+def test_the_bundled_model_ranks_english_only_and_a_folder_every_language(tiny):
+    assert covers("bundled:minilm", "en-GB") and not covers("bundled:minilm", "pt")
+    assert covers(str(tiny), "pt")

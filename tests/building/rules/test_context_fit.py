@@ -77,6 +77,13 @@ def test_only_the_best_ranked_candidates_are_scored_and_the_rest_follow_in_order
     ]
 
 
+def test_a_sentence_is_cut_to_a_window_around_the_compound():
+    text = "one two three four the front man sang five six seven"
+    (context,) = contexts_of("front man", [(text, (text.index("front"), text.index(" sang")))], window=2)
+    assert context.text == "four the front man sang five"
+    assert context.text[context.span[0] : context.span[1]] == "front man"
+
+
 def test_a_compound_without_sentences_is_scored_alone():
     assert contexts_of("front man", []) == [Context("front man", (0, 9))]
     assert contexts_of("front man", [("", (0, 1)), SENTENCE]) == [Context(*SENTENCE)]
