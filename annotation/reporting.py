@@ -33,6 +33,7 @@ SEED = 0
 SCORES = range(6)
 UNCLASSIFIED = vocabulary.UNCLASSIFIED
 NO_POLICY = "none"
+EXCLUDE_FLAGGED = "exclude flagged"  # the saved policy (migration 0007) that drops flagged workers
 ITEM_CSV_COLUMNS = ["item", "compound", "compound_text", "slot", "class", "question", "mean", "median", "std", "n"]
 COMPOUND_CSV_COLUMNS = [
     "compound",
@@ -161,7 +162,7 @@ def _compounds(ids) -> dict[int, dict]:
 
 def _items(campaign: Campaign) -> dict[int, int | None]:
     """Regular item id -> its sentence slot (None at type level)."""
-    return dict(Item.objects.filter(campaign=campaign, role=Item.REGULAR).values_list("pk", "sentence__slot"))
+    return dict(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR).values_list("pk", "sentence__slot"))
 
 
 def distributions(ratings: pd.DataFrame, compounds: dict[int, dict]) -> dict:
@@ -184,7 +185,7 @@ def distributions(ratings: pd.DataFrame, compounds: dict[int, dict]) -> dict:
 def paraphrase_rows(campaign: Campaign, kept: list, compounds: dict[int, dict], n_sentences: int = 3) -> list[dict]:
     """Type/token classification of the kept annotators' paraphrases, per compound."""
     rows = SuggestedParaphrase.objects.filter(
-        rating__item__campaign=campaign, rating__item__role=Item.REGULAR, rating__annotator_id__in=kept
+        rating__item__campaign=campaign, rating__item__role=Item.Role.REGULAR, rating__annotator_id__in=kept
     ).values_list("rating__item__compound_id", "rating__item__sentence__slot", "text")
     all_counts = para.counts(rows)
     classified = para.classify_counts(all_counts, n_sentences)
@@ -313,7 +314,7 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
             "status": campaign.status,
         },
         "computed_at": now.isoformat(),
-        "live": campaign.status == Campaign.OPEN,
+        "live": campaign.status == Campaign.Status.OPEN,
         "ratings": int(len(ratings)),
         "annotators": int(ratings["annotator"].nunique()) if not ratings.empty else 0,
         "simulated_included": bool(simulated_ids & set(ratings["annotator"].unique() if not ratings.empty else [])),

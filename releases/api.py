@@ -139,7 +139,10 @@ class ReleaseCreateSerializer(serializers.Serializer):
         help_text="Campaign slugs whose aggregated ratings give the scores (default: the reference scores).",
     )
     policy = serializers.CharField(
-        required=False, default="", allow_blank=True, help_text="Name of a filter policy (with campaigns)."
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Name of a filter policy (with campaigns; default: 'exclude flagged'; 'none' keeps everyone).",
     )
 
     def validate_version(self, version: str) -> str:

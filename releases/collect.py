@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from django.db.models import Prefetch, Q
 
 from annotation.models import Campaign, FilterPolicy, Item
-from annotation.reporting import campaign_report, get_policy, policy_parameters
+from annotation.reporting import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 from releases.models import ReleaseError
@@ -44,6 +44,7 @@ INCLUDED_VARIANTS = Q(status__in=[vocabulary.APPROVED, vocabulary.EDITED]) | (
     Q(origin=vocabulary.ORIGIN_IMPORTED) & ~Q(status=vocabulary.REJECTED)
 )
 QUESTION_FIELDS = {"compound_score": "compound", "head_score": "head", "modifier_score": "modifier"}
+DEFAULT_RELEASE_POLICY = EXCLUDE_FLAGGED  # a release never averages in the workers its campaign flagged unasked
 AGREEMENT_PROCEDURE = "full"  # all kept annotators; top-k subsets are diagnostics, not the release's figure
 
 
@@ -53,9 +54,16 @@ def collect_snapshot(
     campaigns: Iterable[str] | None = None,
     policy: str | None = None,
 ) -> Snapshot:
-    """The snapshot of ``languages`` (default: every language found) under the module's inclusion rule."""
+    """The snapshot of ``languages`` (default: every language found) under the module's inclusion rule.
+
+    Campaign scores are filtered by ``policy``, by default ``DEFAULT_RELEASE_POLICY``: the workers
+    the campaign's quality thresholds flag (speeders, straight-liners...) are left out unless a
+    policy that keeps them (``"none"``) is named.
+    """
     if policy and not campaigns:
         raise ReleaseError(f"policy {policy!r} filters campaign annotators: name the campaigns too")
+    if campaigns and not policy:
+        policy = DEFAULT_RELEASE_POLICY
     compounds = Compound.objects.all()
     if collections:
         collections = sorted(set(collections))
@@ -196,25 +204,25 @@ def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[
         info=ScoreInfo(source="campaign", campaigns=tuple(slugs), policy=policy_parameters(policy), aggregation="mean")
     )
     # Type level first, so that a token campaign's head/modifier means only fill what it left empty.
-    ordered = sorted(found.values(), key=lambda c: (c.level != Campaign.TYPE, c.slug))
+    ordered = sorted(found.values(), key=lambda c: (c.level != Campaign.Level.TYPE, c.slug))
     head_modifier_from_type: set[int] = set()
     for campaign in ordered:
         report = campaign_report(campaign, policy, save_run=False)
-        item_sentence = dict(Item.objects.filter(campaign=campaign, role=Item.REGULAR).values_list("pk", "sentence_id"))
+        item_sentence = dict(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR).values_list("pk", "sentence_id"))
         n_ratings: dict[str, int] = defaultdict(int)
         for row in report["items"]["rows"]:
             n_ratings[row["question"]] += row["n"] or 0
             sentence_id = item_sentence.get(row["item"])
-            if campaign.level == Campaign.TOKEN and sentence_id and row["question"] == "compound_score":
+            if campaign.level == Campaign.Level.TOKEN and sentence_id and row["question"] == "compound_score":
                 result.sentences[sentence_id] = row["mean"]
         for row in report["compounds"]["rows"]:
             fields = result.compounds.setdefault(row["compound"], {})
             part = QUESTION_FIELDS.get(row["question"])
             if part == "compound":
-                fields["type_score" if campaign.level == Campaign.TYPE else "token_score"] = row["comp_mean"]
-            elif part and (campaign.level == Campaign.TYPE or row["compound"] not in head_modifier_from_type):
+                fields["type_score" if campaign.level == Campaign.Level.TYPE else "token_score"] = row["comp_mean"]
+            elif part and (campaign.level == Campaign.Level.TYPE or row["compound"] not in head_modifier_from_type):
                 fields[f"{part}_score"] = row["comp_mean"]
-        if campaign.level == Campaign.TYPE:
+        if campaign.level == Campaign.Level.TYPE:
             head_modifier_from_type |= {row["compound"] for row in report["compounds"]["rows"]}
         for row in report["agreement"]["rows"]:
             if row["procedure"] != AGREEMENT_PROCEDURE:

@@ -79,7 +79,8 @@ class ReleaseForm(forms.Form):
         FilterPolicy.objects.order_by("name"),
         to_field_name="name",
         required=False,
-        help_text="Which annotators' ratings to leave out (with campaigns only).",
+        help_text="Which annotators' ratings to leave out (with campaigns only; empty: 'exclude flagged', "
+        "the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
     )
     publish = forms.BooleanField(required=False, label="Publish now (it can never change afterwards)")
 

@@ -62,14 +62,19 @@ def coffee():
     """Every English demo compound's first sentence, rated by four careful workers, a speeder and a straight-liner."""
     collection = load_demo()
     campaign = Campaign.objects.create(
-        name="Coffee", slug="coffee", collection=collection, language="en", ratings_per_item=6, status=Campaign.OPEN
+        name="Coffee",
+        slug="coffee",
+        collection=collection,
+        language="en",
+        ratings_per_item=6,
+        status=Campaign.Status.OPEN,
     )
     sentences = Sentence.objects.filter(
         compound__collection=collection, compound__language="en", kind=vocabulary.NATURALISTIC, available=True, slot=1
     )
     add_items(campaign, list(sentences.order_by("compound__key")))
     for name, (answer, seconds) in WORKERS.items():
-        annotator = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=name, study_id="study")
+        annotator = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id=name, study_id="study")
         rate_everything(annotator, answer, seconds)
     return campaign
 
@@ -132,6 +137,9 @@ def test_a_release_built_with_the_policy_leaves_the_flagged_workers_out(coffee):
     assert policy["name"] == "exclude flagged" and policy["exclude_flagged"] is True
     everyone, _ = released_coffee_cup("none")
     assert everyone.token_score < careful_coffee_cup_mean() - 1
+    # Naming no policy is not keeping everyone: a release leaves the flagged workers out unless told to keep them.
+    default, policy = released_coffee_cup(None)
+    assert default.token_score == pytest.approx(careful_coffee_cup_mean()) and policy["name"] == "exclude flagged"
 
 
 def test_the_campaigns_thresholds_decide_who_is_flagged(coffee):

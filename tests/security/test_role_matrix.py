@@ -102,6 +102,9 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "probe_run_json": (PUBLIC, {"pk": "run"}),
     "probe_run_report": (PUBLIC, {"pk": "run"}),
     "probe_run_csv": (PUBLIC, {"pk": "run", "table": "summary"}),
+    "probe_run_figure": (PUBLIC, {"pk": "run", "key": "similarity-nc", "fmt": "svg"}),
+    # a correlogram needs two runs and the world has one: the same 404 for everyone (the page is public)
+    "probe_compare_figure": (("404",) * 5, {"measure": "sim", "fmt": "svg", "?runs": "run"}),
     "probe_run_cancel": (POST_ONLY, {"pk": "run"}),
     "probe_run_resume": (POST_ONLY, {"pk": "run"}),
     # the annotator's journey

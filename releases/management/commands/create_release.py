@@ -29,7 +29,11 @@ class Command(BaseCommand):
         parser.add_argument("--languages", help="Comma-separated, e.g. en,pt (default: every language found).")
         parser.add_argument("--collections", help="Comma-separated collection slugs (default: all).")
         parser.add_argument("--campaigns", help="Comma-separated campaign slugs whose ratings give the scores.")
-        parser.add_argument("--policy", help="Filter policy applied to the campaigns' annotators (by name).")
+        parser.add_argument(
+            "--policy",
+            help="Filter policy applied to the campaigns' annotators (by name; default: 'exclude flagged', "
+            "which leaves out the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
+        )
         parser.add_argument("--title", default="")
         parser.add_argument("--description", default="")
         parser.add_argument("--citation", default="")
