@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 QUESTIONS = ("head_score", "modifier_score", "compound_score")
+# Each question in words, completing "How literal is …" (tables that show a question name show these).
+QUESTION_WORDS = {"head_score": "the head", "modifier_score": "the modifier", "compound_score": "the whole compound"}
 MAX_PARAPHRASES = 3
 MAX_PARAPHRASE_LENGTH = 300
 

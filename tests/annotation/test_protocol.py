@@ -1,4 +1,5 @@
-from annotation.protocol import gold_correct, practice_needed, validate_answers
+from annotation.protocol import QUESTION_WORDS, QUESTIONS, gold_correct, practice_needed, validate_answers
+from annotation.templatetags.protocol import question_words
 
 
 def test_three_answers_and_paraphrases_are_accepted():
@@ -51,3 +52,9 @@ def test_the_practice_pass_rule_rounds_the_pass_mark_up_without_floating_point_s
     assert practice_needed(3, 0.5) == 2
     assert practice_needed(2, 1.0) == 2
     assert practice_needed(0, 0.8) == 0
+
+
+def test_every_question_has_words_for_the_tables_that_show_it():
+    assert set(QUESTION_WORDS) == set(QUESTIONS)
+    assert [question_words(name) for name in QUESTIONS] == ["the head", "the modifier", "the whole compound"]
+    assert question_words("something_else") == "something_else"
