@@ -15,8 +15,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from building.generation_resources import GenerationOptions, Resources, load_resources
+from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
-from building.rules.inflection import pt_agreement_flags
+from building.rules.agreement import Morphology, agree_phrase
+from building.rules.inflection import is_portuguese, pt_agreement_flags
 from building.rules.pools import modifier_kind, natural_for
 from building.rules.realise import neutral, realise
 from building.rules.words_syn import (
@@ -113,12 +115,13 @@ def plan_compound(
         except WordNotInCompound:
             pass  # noted below, by the variants that need the words
 
-    portuguese = compound.language.split("-")[0] == "pt"
+    # Without the morphology (hunspell-pt-pt not installed) agreement can only be flagged.
+    flag_agreement = compound.language.split("-")[0] == "pt" and default_morphology(compound.language) is None
 
     def attempt(build, **extra) -> list[tuple[str, dict]]:
         try:
             found = build(**args, **extra)
-            if portuguese:
+            if flag_agreement:
                 return [
                     (r.text, _with_agreement(r.details, modifier, head) if r.kind in IN_COMPOUND else r.details)
                     for r in found
@@ -168,7 +171,7 @@ def plan_compound(
         unmatched=unmatched,
     )
     compound_plan.notes[:0] = notes
-    if portuguese:  # "coisa" (f) with a masculine adjective: "coisa elétrico"
+    if flag_agreement:  # "coisa" (f) with a masculine adjective: "coisa elétrico"
         flags = list(pt_agreement_flags(generic_words(compound.language).head, modifier))
         compound_plan.shared = [
             dataclasses.replace(r, details={**r.details, "flags": flags})
@@ -182,14 +185,14 @@ def plan_compound(
 # --- writing --------------------------------------------------------------------------------
 
 
-def ensure_neutral_sentences(compound: Compound) -> int:
+def ensure_neutral_sentences(compound: Compound, morphology: Morphology | None = None) -> int:
     """The four neutral sentences (short/long, singular/plural) unless they exist already."""
     have = {(s.kind, s.slot) for s in compound.sentences.all() if s.kind != vocabulary.NATURALISTIC}
     created = []
     for kind, slot, pattern, plural in NEUTRAL_SENTENCES:
         if (kind, slot) in have:
             continue
-        made = neutral(compound.text, compound.language, pattern=pattern, plural=plural)
+        made = neutral(compound.text, compound.language, pattern=pattern, plural=plural, morphology=morphology)
         created.append(
             Sentence(
                 compound=compound,
@@ -207,7 +210,20 @@ def ensure_neutral_sentences(compound: Compound) -> int:
     return len(created)
 
 
-def _realised_variants(compound: Compound, sentence: Sentence, compound_plan: plan.CompoundPlan) -> list[Variant]:
+def new_head(compound: Compound, r: plan.Replacement) -> str | None:
+    """The head word of a replacement that keeps the compound's shape, for Portuguese agreement; else None."""
+    if r.kind in IN_COMPOUND:
+        return r.details.get("head", {}).get("synonym") or compound.head or None
+    if r.kind == vocabulary.GENERIC_HEAD:
+        return generic_words(compound.language).head
+    if r.kind == vocabulary.GENERIC_MODIFIER:
+        return compound.head or None
+    return None
+
+
+def _realised_variants(
+    compound: Compound, sentence: Sentence, compound_plan: plan.CompoundPlan, morphology: Morphology | None = None
+) -> list[Variant]:
     out = []
     naturalistic = sentence.kind == vocabulary.NATURALISTIC
     for r in compound_plan.for_sentence(sentence.slot if naturalistic else None):
@@ -220,13 +236,20 @@ def _realised_variants(compound: Compound, sentence: Sentence, compound_plan: pl
                 r.text,
                 compound.language,
                 plural=sentence.plural,
+                morphology=morphology,
+                head=new_head(compound, r),
             )
         else:
-            made = neutral(r.text, compound.language, pattern=PATTERN_OF_KIND[sentence.kind], plural=sentence.plural)
+            pattern = PATTERN_OF_KIND[sentence.kind]
+            made = neutral(r.text, compound.language, pattern=pattern, plural=sentence.plural, morphology=morphology)
         out.append(_variant(sentence, r, made.text, made.span, [*r.details.get("flags", []), *made.flags]))
     if sentence.kind == vocabulary.NEUTRAL_SHORT and sentence.slot == vocabulary.NEUTRAL_SINGULAR_SLOT:
         for r in compound_plan.isolated():
-            out.append(_variant(sentence, r, r.text, (0, len(r.text)), list(r.details.get("flags", [])), isolated=True))
+            text, flags = r.text, list(r.details.get("flags", []))
+            if morphology is not None and is_portuguese(compound.language) and new_head(compound, r):
+                phrase = agree_phrase(r.text, morphology, plural=False, head=new_head(compound, r))
+                text, flags = phrase.text, [*flags, *phrase.flags]
+            out.append(_variant(sentence, r, text, (0, len(text)), flags, isolated=True))
     return out
 
 
@@ -288,8 +311,9 @@ def generate_for_compound(
     compound: Compound, options: GenerationOptions, summary: GenerationSummary, resources: Resources
 ) -> None:
     with transaction.atomic():
+        morphology = default_morphology(compound.language)
         if options.neutral:
-            summary.neutral_sentences += ensure_neutral_sentences(compound)
+            summary.neutral_sentences += ensure_neutral_sentences(compound, morphology)
         sentences = [s for s in compound.sentences.all() if options.neutral or s.kind == vocabulary.NATURALISTIC]
         usable = [s for s in sentences if s.available and s.text and s.has_span]
         summary.skipped_sentences += len(sentences) - len(usable)
@@ -298,7 +322,7 @@ def generate_for_compound(
         slots = sorted({s.slot for s in usable if s.kind == vocabulary.NATURALISTIC} | {1})
         contexts = [(s.text, (s.span_start, s.span_end)) for s in usable if s.kind == vocabulary.NATURALISTIC]
         compound_plan = plan_compound(compound, resources, slots, contexts)
-        wanted = [variant for s in usable for variant in _realised_variants(compound, s, compound_plan)]
+        wanted = [variant for s in usable for variant in _realised_variants(compound, s, compound_plan, morphology)]
         _write(compound, wanted, summary)
     if compound_plan.notes:
         summary.notes[f"{compound.text} ({compound.language})"] = compound_plan.notes

@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 DEFAULT_PATHS = (Path("/usr/share/hunspell/pt_PT.dic"),)
@@ -257,3 +258,11 @@ def load_morphology(dic_path: Path) -> PortugueseMorphology:
     with aff_path.open(encoding="utf-8") as aff, dic_path.open(encoding="utf-8") as dic:
         rules = read_affixes(aff)
         return PortugueseMorphology(read_entries(dic), rules)
+
+
+@lru_cache(maxsize=4)
+def default_morphology(language: str, path: Path = DEFAULT_PATHS[0]) -> PortugueseMorphology | None:
+    """Portuguese: the installed dictionary's morphology, read once per process; None for English or when not installed."""
+    if language.split("-")[0].casefold() != "pt" or not path.is_file():
+        return None
+    return load_morphology(path)

@@ -101,8 +101,9 @@ def agree_phrase(
     i = head_index(words, morphology, head)
     if i is None:
         text, flags = pluralise(phrase, "pt") if plural else (phrase, ())
-        head = _noun_group(words)[0] if words else phrase
-        return Phrase(text, None, (*flags, f"agreement: '{head}' is not in the Portuguese dictionary; check agreement"))
+        shown = (head or phrase).split()[0]
+        note = f"agreement: '{shown}' is not a noun in the Portuguese dictionary; check what agrees with it"
+        return Phrase(text, None, (*flags, note))
     gender = morphology.noun_gender(words[i]) or BOTH
     if gender == BOTH:
         gender = either or BOTH

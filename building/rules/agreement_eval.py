@@ -153,7 +153,7 @@ def score_sentence(row: dict, kind: str, morphology: Morphology, score: Agreemen
     ours_span = made.text[made.span[0] : made.span[1]].split(" ")
     ours_before, ours_after = ours[: len(before)], ours[len(before) + len(ours_span) :]
     ours_modifier = ours_span[0 if modifier_first else -1]
-    if any(flag.startswith("agreement:") and "not in the Portuguese dictionary" in flag for flag in made.flags):
+    if any(flag.startswith("agreement:") and "in the Portuguese dictionary" in flag for flag in made.flags):
         score.unknown += 1
     good = (
         _fold(ours_before) == _fold(expert_before)

@@ -86,9 +86,10 @@ def realise(
         if agreed is not None:
             return agreed
     flags: list[str] = []
-    if portuguese and morphology is not None:
-        head = replacement.split(" ", 1)[0]
-        flags.append(f"agreement: '{head}' is not in the Portuguese dictionary; check the words that agree with it")
+    if portuguese and morphology is not None and (head or " " in replacement):
+        # A phrase whose head the dictionary does not know as a noun: nothing was made to agree.
+        unknown = (head or replacement).split(" ", 1)[0]
+        flags.append(f"agreement: '{unknown}' is not a noun in the Portuguese dictionary; check what agrees with it")
     text = replacement
     if plural:
         text, plural_flags = pluralise(text, language)
