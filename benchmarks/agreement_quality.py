@@ -7,8 +7,9 @@ Reads the NCIMP Portuguese naturalistic files, takes the head-synonym and WordsS
 in which the experts re-inflected the kept adjective or changed a word outside the compound
 ("os grandes abalos sísmicos" → "as grandes trepidações sísmicas"), realises the same
 substitution with ``building.rules.realise`` and the Hunspell pt_PT morphology, and counts the
-sentences where ours gives the experts' words (``building.rules.agreement_eval``). Prints up
-to ``--misses`` sentences where it does not, then one JSON line with the figures.
+sentences where ours gives the experts' words (``building.rules.agreement_eval``), on all
+compounds and on the development and held-out halves of the variant-quality benchmark's
+split. Prints up to ``--misses`` sentences where ours differs, then one JSON line.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology  # noqa: E402
-from building.rules.agreement_eval import measure_agreement  # noqa: E402
+from building.rules.agreement_eval import compounds_in, measure_agreement  # noqa: E402
+from building.rules.expert_comparison import DEV, HELD_OUT, compound_key, split_halves  # noqa: E402
 
 
 def main() -> None:
@@ -32,10 +34,22 @@ def main() -> None:
     parser.add_argument("--misses", type=int, default=0)
     args = parser.parse_args()
     morphology = load_morphology(args.dictionary)
-    score = measure_agreement(args.data / "ncimp" / "PT", morphology)
+    directory = args.data / "ncimp" / "PT"
+    score = measure_agreement(directory, morphology)
     for miss in score.misses[: args.misses]:
         print(f"{miss['kind']}: experts {miss['experts']}\n{' ' * len(miss['kind'])}  ours    {miss['ours']}")
-    print(json.dumps({"benchmark": "agreement_quality", "dictionary": str(args.dictionary), **score.as_dict()}))
+    # The variant-quality benchmark's halves (issue 17, item 7): the same seed, the same keys.
+    halves = split_halves(compound_key(c) for c in compounds_in(directory))
+    by_half = {}
+    for half in (DEV, HELD_OUT):
+        chosen = {c for c in compounds_in(directory) if halves[compound_key(c)] == half}
+        by_half[half] = measure_agreement(directory, morphology, chosen).as_dict()
+        print(
+            f"{half:>8}: {by_half[half]['matched']}/{by_half[half]['rewritten_by_experts']} = {by_half[half]['rate']:.1%}"
+        )
+    print(f"     all: {score.matched}/{score.rewritten_by_experts} = {score.rate:.1%}")
+    result = {"benchmark": "agreement_quality", "dictionary": str(args.dictionary), **score.as_dict(), **by_half}
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

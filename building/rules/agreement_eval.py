@@ -168,6 +168,12 @@ def score_sentence(row: dict, kind: str, morphology: Morphology, score: Agreemen
                              "flags": list(made.flags)})  # fmt: skip
 
 
+def compounds_in(directory: Path) -> list[str]:
+    """The compounds of the NCIMP Portuguese naturalistic files, as their ``compound`` column names them."""
+    with (directory / FILES[0]).open(encoding="utf-8", newline="") as handle:
+        return [row["compound"] for row in csv.DictReader(handle)]
+
+
 def measure_agreement(directory: Path, morphology: Morphology, compounds: set[str] | None = None) -> AgreementScore:
     """The score over the NCIMP Portuguese naturalistic files in ``directory`` (optionally some compounds only)."""
     score = AgreementScore()

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from building.rules.agreement_eval import FILES, measure_agreement
+from building.rules.agreement_eval import FILES, compounds_in, measure_agreement
 
 HEADER = ["compound", "original sentence", "original head only", "synonym head", "synonym both"]
 
@@ -54,6 +54,7 @@ def test_it_counts_the_sentences_the_experts_rewrote_and_those_we_match(tmp_path
     assert score.matched == 3
     assert score.rate == pytest.approx(0.5)
     assert score.misses[0]["ours"] == "Fez uma análise clínica ."
+    assert compounds_in(tmp_path) == ["abalo sísmico", "exame clínico"]
     assert measure_agreement(tmp_path, pt_morphology, compounds={"abalo sísmico"}).rate == 1.0
 
 
