@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.http import QueryDict
 from django.urls import reverse
 
@@ -25,7 +27,31 @@ from probing.page_figures import page_figure
 from probing.paper_figures import FORMATS, render
 
 PER_PAGE = 50
+# The parts of a stored report the page shows. The per-sentence and context rows, half of a full
+# release's report, are for the downloads: the page does not read them from the database.
+PAGE_PARTS = (
+    "per_compound",
+    "summary",
+    "correlations",
+    "length_correlations",
+    "context_correlations",
+    "layers",
+    "stats",
+    "human_score",
+)
 DEFAULT_FILTERS = {"level": "nc", "condition": "naturalistic"}  # table 8: NC level, naturalistic sentences
+
+
+def page_runs() -> QuerySet:
+    """Runs with their release and model and the ``PAGE_PARTS`` of their report, in one query (``page_report``)."""
+    parts = {f"report_{key}": KeyTransform(key, "report") for key in PAGE_PARTS}
+    runs = ProbeRun.objects.select_related("release", "model", "created_by")
+    return runs.defer("report", "release__manifest").annotate(**parts)
+
+
+def page_report(run: ProbeRun) -> dict:
+    """The parts of the report of a run from ``page_runs`` that the page shows."""
+    return {key: value for key in PAGE_PARTS if (value := getattr(run, f"report_{key}")) is not None}
 
 
 def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:

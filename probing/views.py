@@ -140,7 +140,7 @@ def get_run(pk: int) -> ProbeRun:
 @require_GET
 def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
     """Live progress while the run works; its results (tables, figures) once it has them, provenance last."""
-    run = get_run(pk)
+    run = get_object_or_404(report_page.page_runs(), pk=pk)
     internals = is_curator(request.user)
     provenance = run.provenance if internals else public_provenance(run.provenance)
     progress = run.progress()
@@ -156,7 +156,7 @@ def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
             "provenance": tables.provenance_rows(provenance or {}),
             "downloads": [(name, reverse("probe_run_csv", args=[run.pk, name])) for name in reporting.TABLES],
             "can_manage": internals,
-            **report_page.results(run, run.report or {}, request.GET),
+            **report_page.results(run, report_page.page_report(run), request.GET),
         },
     )
 

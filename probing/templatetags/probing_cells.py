@@ -3,28 +3,32 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 register = template.Library()
 
 
+EMPTY = mark_safe('<td class="num muted">–</td>')
+
+
 @register.simple_tag
 def rho_cell(cell: dict | None):
-    """A ``formatting.correlation_cell`` as a table cell: ρ, and p (and q) under it; "–" when none."""
+    """A ``formatting.correlation_cell`` as a table cell: ρ, and p (and q) under it; "–" when none.
+
+    Built with ``escape`` and one f-string: a layer sweep's page has a thousand of these, and
+    ``format_html`` per cell was a fifth of its server time.
+    """
     if not cell:
-        return format_html('<td class="num muted">–</td>')
+        return EMPTY
+    title = escape(cell["title"])
     if not cell["shown"]:
-        return format_html('<td class="num rho muted" title="{}">–</td>', cell["title"])
-    significance = cell["mark"] or "not-significant"
-    q = format_html(" · q {}", cell["q"]) if cell["q"] else ""
-    return format_html(
-        '<td class="num rho {}" title="{}">{}<span class="p">p {}{}</span></td>',
-        significance,
-        cell["title"],
-        cell["text"],
-        cell["p"],
-        q,
+        return mark_safe(f'<td class="num rho muted" title="{title}">–</td>')
+    significance = escape(cell["mark"] or "not-significant")
+    q = f" · q {escape(cell['q'])}" if cell["q"] else ""
+    return mark_safe(
+        f'<td class="num rho {significance}" title="{title}">{escape(cell["text"])}'
+        f'<span class="p">p {escape(cell["p"])}{q}</span></td>'
     )
 
 
