@@ -14,15 +14,18 @@ from building.frequency import SOURCE as WORDFREQ_SOURCE
 from building.frequency import per_million
 from building.lexicon.mythes import MyThesLexicon
 from building.lexicon.openwordnet import OpenWordNetLexicon
+from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology
 from building.lexicon.wordnet import WordNetLexicon, open_wordnet
 from building.models import FrequencyTable
 from building.rules.context_fit import Similarity
+from building.rules.corpus_phrases import noun_adjective_phrases
 from building.rules.offensive import OffensiveWords, word_list
-from building.rules.pools import read_pool_data, read_pool_file, with_frequencies
+from building.rules.pools import attested, read_pool_data, read_pool_file, with_frequencies
 from building.rules.random_match import MatchingPool
-from building.sentence_similarity import sentence_similarity
+from building.sentence_similarity import covers, sentence_similarity
 from building.storage import StoredFile
-from datasets.models import Compound
+from datasets import vocabulary
+from datasets.models import Compound, Sentence
 
 
 @dataclass(frozen=True)
@@ -122,10 +125,27 @@ def dataset_compounds(language: str) -> list[str]:
     return list(Compound.objects.filter(language=language).values_list("text", flat=True).distinct())
 
 
+def sentence_phrases(language: str, dictionary: Path = DEFAULT_PATHS[0]) -> list[str]:
+    """Portuguese: the noun-adjective phrases of the language's naturalistic sentences (none without
+    the Hunspell dictionary, or for English, whose WordNet holds tens of thousands of compounds)."""
+    if language.split("-")[0] != "pt" or not dictionary.is_file():
+        return []
+    key = ("morphology", str(dictionary))
+    with _resources_lock:
+        if key not in _lexicons:
+            _lexicons[key] = load_morphology(dictionary)
+        morphology = _lexicons[key]
+    texts = Sentence.objects.filter(
+        compound__language=language, kind=vocabulary.NATURALISTIC, available=True
+    ).values_list("text", flat=True)
+    return noun_adjective_phrases(texts.iterator(), morphology)
+
+
 def random_pool_entries(language: str, lexicon=None) -> list[str]:
-    """The default NC_Rand candidates: the lexicon's two-word entries and the dataset's compounds."""
+    """The default NC_Rand candidates: the lexicon's two-word entries, the phrases of the language's
+    sentences and the dataset's compounds."""
     lexicon = lexicon or open_lexicon(language)
-    return list(lexicon.two_word_entries()) + dataset_compounds(language)
+    return list(lexicon.two_word_entries()) + sentence_phrases(language) + dataset_compounds(language)
 
 
 def load_resources(language: str, options: GenerationOptions) -> Resources:
@@ -146,12 +166,18 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
         else:
             entries = random_pool_entries(language, lexicon)
             pool_source = f"{lexicon.name} two-word entries + the dataset's compounds"
+            if language.split("-")[0] == "pt" and DEFAULT_PATHS[0].is_file():
+                pool_source += " + noun-adjective phrases of its sentences"
         offensive = offensive_words(language, lexicon)
-        pool = MatchingPool(with_frequencies(offensive.allowed(entries), frequency, language))
-        similarity = sentence_similarity(options.context_model) if options.context_model else None
+        candidates, narrowed = attested(with_frequencies(offensive.allowed(entries), frequency, language))
+        pool = MatchingPool(candidates)
+        if narrowed:
+            pool_source += f", those {'in the corpus' if table else 'of words wordfreq knows'}"
+        in_context = options.context_model and covers(options.context_model, language)
+        similarity = sentence_similarity(options.context_model) if in_context else None
         resources = Resources(
             language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity,
-            options.context_model,
+            options.context_model if similarity else "",
         )  # fmt: skip
         _resources[key] = resources
         return resources

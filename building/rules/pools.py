@@ -162,8 +162,8 @@ MIN_ATTESTED = 200
 def attested(candidates: list[Candidate], minimum: int = MIN_ATTESTED) -> tuple[list[Candidate], bool]:
     """The candidates that are real phrases of the frequency source, and whether the pool was narrowed.
 
-    With a counted corpus, a phrase is real when it occurs in it (f_NC > 0): the pool becomes
-    the corpus's own two-word phrases. With wordfreq, whose phrase value is an estimate, both
+    With a counted corpus, a phrase is real when it occurs in it (f_NC > 0): only the pool's
+    phrases the corpus attests stay. With wordfreq, whose phrase value is an estimate, both
     words must be words it knows: a thesaurus entry made of obsolete words ("salepeira-maior")
     reads as no expert would write. When fewer than ``minimum`` remain, all are kept.
     """
