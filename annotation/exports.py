@@ -1,4 +1,5 @@
-"""Raw exports of a campaign: one row per rating, per suggested paraphrase, or per annotator (with quality flags).
+"""Raw exports of a campaign: one row per rating, per suggested paraphrase, per skip ("don't know this
+expression"), or per annotator (with quality flags).
 
 Rows are generated from a single ``select_related`` query read with ``.iterator()``, and the
 CSV and JSON writers yield text chunk by chunk, so an export of any size streams in constant
@@ -11,11 +12,11 @@ import csv
 import json
 from collections.abc import Iterable, Iterator
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import StreamingHttpResponse
 
 from annotation.dashboard import annotator_rows, ratings_frame
-from annotation.models import Annotator, Campaign, Rating, SuggestedParaphrase
+from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
 
 CHUNK = 2000
 # Where a row comes from: shared by both tables.
@@ -42,6 +43,7 @@ RATING_FIELDS = [
     "paraphrases",
 ]
 PARAPHRASE_FIELDS = [*CONTEXT_FIELDS, "position", "paraphrase", "created_at"]
+SKIP_FIELDS = [*(name for name in CONTEXT_FIELDS if name != "rating_id"), "skip_id", "reason", "seconds", "created_at"]
 ANNOTATOR_FIELDS = [
     "campaign",
     "annotator_id",
@@ -53,6 +55,7 @@ ANNOTATOR_FIELDS = [
     "status",
     "simulated",
     "items_done",
+    "skipped",
     "median_seconds",
     "same_answer_share",
     "attention_failures",
@@ -63,24 +66,32 @@ ANNOTATOR_FIELDS = [
     "flags",
     "reason",
 ]
-TABLES = {"ratings": RATING_FIELDS, "paraphrases": PARAPHRASE_FIELDS, "annotators": ANNOTATOR_FIELDS}
+TABLES = {
+    "ratings": RATING_FIELDS,
+    "paraphrases": PARAPHRASE_FIELDS,
+    "skips": SKIP_FIELDS,
+    "annotators": ANNOTATOR_FIELDS,
+}
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
 
 
 def _rating_columns(rating: Rating) -> dict:
-    item = rating.item
+    columns = {"rating_id": rating.id, **_item_columns(rating.item, rating.annotator)}
+    return {name: columns[name] for name in CONTEXT_FIELDS}  # in the tables' column order
+
+
+def _item_columns(item: Item, annotator: Annotator) -> dict:
     return {
         "campaign": item.campaign.slug,
-        "rating_id": rating.id,
         "item_id": item.id,
         "role": item.role,
         "compound": item.compound.text,
         "language": item.compound.language,
         "sentence_id": item.sentence_id,
         "sentence_slot": item.sentence.slot if item.sentence_id else None,
-        "annotator_id": rating.annotator_id,
-        "platform": rating.annotator.platform,
-        "external_id": rating.annotator.external_id,
+        "annotator_id": annotator.pk,
+        "platform": annotator.platform,
+        "external_id": annotator.external_id,
     }
 
 
@@ -123,9 +134,25 @@ def paraphrase_rows(campaign: Campaign) -> Iterator[dict]:
         }
 
 
+def skip_rows(campaign: Campaign) -> Iterator[dict]:
+    """One dict per skip (columns ``SKIP_FIELDS``): the item went back to the pool, the worker said why."""
+    skips = (
+        Skip.objects.filter(item__campaign=campaign)
+        .select_related("item__campaign", "item__compound", "item__sentence", "annotator")
+        .order_by("created_at", "id")
+    )
+    for skip in skips.iterator(chunk_size=CHUNK):
+        yield _item_columns(skip.item, skip.annotator) | {
+            "skip_id": skip.id,
+            "reason": skip.reason,
+            "seconds": skip.seconds,
+            "created_at": skip.created_at.isoformat(),
+        }
+
+
 def annotator_export_rows(campaign: Campaign) -> Iterator[dict]:
     """One dict per annotator (columns ``ANNOTATOR_FIELDS``): ids, progress and the quality flags with their reasons."""
-    annotators = {a.pk: a for a in Annotator.objects.filter(campaign=campaign)}
+    annotators = {a.pk: a for a in Annotator.objects.filter(campaign=campaign).annotate(skipped=Count("skips"))}
     for row in annotator_rows(campaign, ratings_frame(campaign)):
         annotator = annotators[row.id]
         yield {
@@ -139,6 +166,7 @@ def annotator_export_rows(campaign: Campaign) -> Iterator[dict]:
             "status": annotator.status,
             "simulated": row.simulated,
             "items_done": row.items_done,
+            "skipped": annotator.skipped,
             "median_seconds": row.median_seconds,
             "same_answer_share": row.same_answer_share,
             "attention_failures": row.attention_failures,
@@ -156,6 +184,8 @@ def rows(campaign: Campaign, table: str) -> Iterator[dict]:
         return rating_rows(campaign)
     if table == "paraphrases":
         return paraphrase_rows(campaign)
+    if table == "skips":
+        return skip_rows(campaign)
     if table == "annotators":
         return annotator_export_rows(campaign)
     raise ValueError(f"unknown export table {table!r}")

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from annotation import exports
-from annotation.actions import enter_campaign
+from annotation.actions import claim_next_item, enter_campaign, skip_item
 from annotation.models import Annotator, Rating, SuggestedParaphrase
 from tests.annotation.test_curator import make_campaign, make_user, rate_next
 
@@ -167,7 +167,7 @@ def test_api_export_rejects_unknown_choices(curator_client, campaigns):
     campaign, _ = campaigns
     url = reverse("annotation_api:campaign-export", args=[campaign.pk])
     assert curator_client.get(url, {"table": "items"}).json() == {
-        "table": ["'items' is not one of: ratings, paraphrases, annotators."]
+        "table": ["'items' is not one of: ratings, paraphrases, skips, annotators."]
     }
     assert curator_client.get(url, {"file": "xlsx"}).status_code == 400
 
@@ -188,3 +188,20 @@ def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_defused():
         csv_chunks([{"paraphrase": '=HYPERLINK("http://x")', "n": -1, "ok": "keen person"}], ["paraphrase", "n", "ok"])
     )
     assert text.splitlines()[1] == '"\'=HYPERLINK(""http://x"")",-1,keen person'
+
+
+def test_skips_are_exported_with_their_reason_and_counted_per_annotator(curator_client):
+    campaign = make_campaign(n=1, items=2)
+    ana = enter_campaign(campaign, platform="prolific", external_id="ana")
+    skipped = claim_next_item(ana)
+    assert skip_item(ana, str(skipped.token)).skip is not None
+    rate_next(ana)
+    rate_next(enter_campaign(campaign, platform="prolific", external_id="bob"))
+
+    response = curator_client.get(reverse("curator:export", args=[campaign.slug, "skips", "csv"]))
+    [row] = list(csv.DictReader(io.StringIO(content(response))))
+    assert set(row) == set(exports.SKIP_FIELDS)
+    assert row["external_id"] == "ana" and int(row["item_id"]) == skipped.item_id
+    assert row["compound"] == skipped.item.compound.text and row["reason"] == "unknown_expression"
+    annotators = curator_client.get(reverse("curator:export", args=[campaign.slug, "annotators", "json"]))
+    assert {row["external_id"]: row["skipped"] for row in json.loads(content(annotators))} == {"ana": 1, "bob": 0}
