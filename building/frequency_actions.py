@@ -2,9 +2,10 @@
 
 A corpus count is a ``BuildJob`` cut into chunks of the file (``building.corpus``), one task each
 (``building.tasks.start_corpus_count`` creates the job here and enqueues its chunks).
-Each chunk's counts are added to the job's partial sums under a row lock; the chunk that
-completes the job turns the sums into a ``FrequencyTable``. Re-sending a chunk that is done,
-or any chunk of a finished or cancelled job, does nothing.
+Each chunk is a ``BuildShard`` coordinated by ``core.shards``: its counts are added to the job's
+partial sums under a row lock, and the chunk that completes the job turns the sums into a
+``FrequencyTable``. Re-sending a chunk that is done, or any chunk of a finished or cancelled job,
+does nothing.
 
 wordfreq (``fill_frequencies``) stays the default source; a table is only written to compounds
 when someone applies it.
@@ -22,10 +23,11 @@ from building.corpus.counting import Counts, Targets, count_chunk, merge
 from building.corpus.readers import LocalFile, check_file, chunk_ranges, detect_format, is_gzip
 from building.frequency import SOURCE, compound_frequencies, corpus_measures, corpus_source
 from building.generation_resources import random_pool_entries
-from building.jobs import fail_build_job
+from building.jobs import MAX_ATTEMPTS, create_shards, fail_build_job
 from building.lexicon.base import LexiconUnavailable
-from building.models import BuildJob, FrequencyTable
+from building.models import BuildJob, BuildShard, FrequencyTable
 from building.storage import StoredFile, check_stored, source_of
+from core.shards import ShardExhausted, claim_shard, complete_shard, heartbeat, release_shard
 from datasets.models import Compound
 
 MAX_CHUNKS = 1024
@@ -108,43 +110,52 @@ def create_corpus_count(
     message = f"Queued: {len(ranges)} chunk{'s' if len(ranges) != 1 else ''} of {name_shown}, {len(targets)} targets"
     if gzip:
         message += f" ({GZIP_NOTE})"
-    job = BuildJob.objects.create(
-        kind=BuildJob.Kind.COUNT_CORPUS,
-        language=language,
-        options={
-            "name": name,
-            **where,
-            "format": fmt,
-            "bytes": source.size(),
-            "gzip": gzip,
-            "chunks_asked": chunks,
-            "ranges": ranges,
-            "collection": collection or "",
-            "targets": targets,
-        },
-        total=len(ranges),
-        created_by=user if user is not None and user.is_authenticated else None,
-        message=message,
-    )
+    with transaction.atomic():
+        job = BuildJob.objects.create(
+            kind=BuildJob.Kind.COUNT_CORPUS,
+            language=language,
+            options={
+                "name": name,
+                **where,
+                "format": fmt,
+                "bytes": source.size(),
+                "gzip": gzip,
+                "chunks_asked": chunks,
+                "ranges": ranges,
+                "collection": collection or "",
+                "targets": targets,
+            },
+            total=len(ranges),
+            created_by=user if user is not None and user.is_authenticated else None,
+            message=message,
+        )
+        create_shards(job, len(ranges))
     return job
 
 
 def count_corpus_chunk(job_id: int, index: int) -> bool:
     """Count one chunk of a job and record it; False when there was nothing to do.
 
-    ``OSError`` propagates (the task retries it); any other error fails the job.
+    A delivery that cannot claim the chunk (done, being counted by a worker that still beats, or
+    of a finished job: ``core.shards.claim_shard``) does nothing. ``OSError`` gives the chunk back
+    and propagates (the task retries it); any other error fails the job.
     """
-    job = BuildJob.objects.get(pk=job_id)
-    if job.is_finished or index in job.done_parts:
+    try:
+        shard = claim_shard(BuildShard, job_id, index, max_attempts=MAX_ATTEMPTS)
+    except ShardExhausted as error:
+        fail_build_job(job_id, str(error))
         return False
-    BuildJob.objects.filter(pk=job_id, status=BuildJob.Status.QUEUED).update(
-        status=BuildJob.Status.RUNNING, started_at=timezone.now()
-    )
-    options = job.options
+    if shard is None:
+        return False
+    options = BuildJob.objects.values_list("options", flat=True).get(pk=job_id)
     start, end = options["ranges"][index]
     try:
-        counts = count_chunk(source_of(options), options["format"], Targets.from_texts(options["targets"]), start, end)
-    except OSError:
+        with heartbeat(shard):
+            counts = count_chunk(
+                source_of(options), options["format"], Targets.from_texts(options["targets"]), start, end
+            )
+    except OSError as exc:
+        release_shard(shard, f"{type(exc).__name__}: {exc}")
         raise
     except Exception as exc:
         fail_build_job(job_id, f"chunk {index + 1}: {type(exc).__name__}: {exc}")
@@ -153,11 +164,12 @@ def count_corpus_chunk(job_id: int, index: int) -> bool:
 
 
 def record_chunk(job_id: int, index: int, counts: Counts) -> bool:
-    """Add a chunk's counts to the job's partial sums; the last chunk creates the table. Idempotent."""
-    with transaction.atomic():
-        job = BuildJob.objects.select_for_update().get(pk=job_id)
-        if job.is_finished or index in job.done_parts:
-            return False  # another worker got there first, or the job was cancelled
+    """Add a chunk's counts to the job's partial sums (``core.shards.complete_shard``); the last chunk creates the table.
+
+    Idempotent: a chunk done already, or a chunk of a finished job, adds nothing.
+    """
+
+    def record(job: BuildJob, shard: BuildShard, last: bool) -> None:
         partial = merge([Counts.from_dict(job.result.get("_partial", {})), counts])
         job.done_parts = sorted([*job.done_parts, index])
         job.done = len(job.done_parts)
@@ -169,10 +181,12 @@ def record_chunk(job_id: int, index: int, counts: Counts) -> bool:
             "_partial": partial.as_dict(),
         }
         job.message = f"Counted {job.done} of {job.total} chunks ({partial.tokens:,} tokens so far)"
-        if job.done >= job.total:
+        if last:
             finish_corpus_count(job)
         job.save()
-    return True
+
+    shard_id = BuildShard.objects.values_list("pk", flat=True).get(job_id=job_id, index=index)
+    return complete_shard(BuildShard, shard_id, record).recorded
 
 
 def finish_corpus_count(job: BuildJob) -> FrequencyTable:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.models import Shard
 from datasets.models import Variant, language_code_validator
 
 
@@ -85,7 +86,9 @@ class BuildJob(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     total = models.PositiveBigIntegerField(default=0, help_text="Units of work (compounds, corpus chunks).")
     done = models.PositiveBigIntegerField(default=0)
-    done_parts = models.JSONField(default=list, blank=True, help_text="Indices of finished chunks.")
+    done_parts = models.JSONField(
+        default=list, blank=True, help_text="Indices of finished parts (their BuildShard rows are done)."
+    )
     message = models.TextField(blank=True)
     result = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
@@ -109,3 +112,20 @@ class BuildJob(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED, self.Status.CANCELLED)
+
+
+class BuildShard(Shard):
+    """One part of a building job: a batch of compounds (generation) or a chunk of the corpus (counting).
+
+    Claimed, beaten for, completed and requeued by ``core.shards``; what the part computes is in
+    the job's options (``parts`` and ``batch``, or ``ranges``).
+    """
+
+    job = models.ForeignKey(BuildJob, on_delete=models.CASCADE, related_name="shards")
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="build_shard_unique_index")]
+
+    def __str__(self) -> str:
+        return f"part {self.index} of build job #{self.job_id} ({self.status})"

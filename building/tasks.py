@@ -4,7 +4,9 @@ The only module of the app that knows Celery. The work itself is in ``building.g
 (a batch of compounds) and ``building.frequency_actions`` (a chunk of a corpus, wordfreq
 frequencies); each task takes ids and calls it, and each ``start_*`` creates the job there and
 enqueues one task per part once the transaction commits. Parts are idempotent: a part done, or
-any part of a finished or cancelled job, is skipped.
+any part of a finished or cancelled job, is skipped. ``requeue_stale_build_shards_task`` (every
+``SHARD_REQUEUE_EVERY`` seconds, ``CELERY_BEAT_SCHEDULE``) enqueues again the parts whose worker
+stopped beating (``core.shards``).
 
 The task names are the ones these tasks had in the datasets app, so that messages queued before
 an upgrade still find their task.
@@ -21,9 +23,10 @@ from django.db import transaction
 from building.frequency_actions import count_corpus_chunk, create_corpus_count, fill_frequencies
 from building.generation_jobs import BATCH, create_generation_job, run_generation_batch
 from building.generation_resources import GenerationOptions
-from building.jobs import fail_build_job
-from building.models import BuildJob
+from building.jobs import fail_build_job, resume_build_job
+from building.models import BuildJob, BuildShard
 from building.storage import StoredFile
+from core.shards import requeue_stale
 from datasets.models import Compound
 
 
@@ -65,6 +68,36 @@ def count_corpus_chunk_task(self, job_id: int, index: int) -> bool:
             fail_build_job(job_id, f"chunk {index + 1}: {type(exc).__name__}: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+PART_TASKS = {
+    BuildJob.Kind.GENERATE_VARIANTS: generate_variants_batch_task,
+    BuildJob.Kind.COUNT_CORPUS: count_corpus_chunk_task,
+}
+
+
+def enqueue_parts(job: BuildJob, indices: list[int]) -> None:
+    for index in indices:
+        PART_TASKS[job.kind].delay(job.pk, index)
+
+
+@shared_task(acks_late=True)
+def requeue_stale_build_shards_task() -> list[list[int]]:
+    """Enqueue again the running parts whose worker stopped beating; the [job, part index] pairs enqueued."""
+    requeued = requeue_stale(BuildShard)
+    for shard in requeued:
+        enqueue_parts(shard.job, [shard.index])
+    return [[shard.job_id, shard.index] for shard in requeued]
+
+
+def resume_building_job(job: BuildJob) -> list[int]:
+    """Enqueue again the parts of a cancelled, failed or stalled job that are not done, after commit; their indices.
+
+    BuildJobDone for a job that is done (``building.jobs.resume_build_job``).
+    """
+    pending = resume_build_job(job.pk)
+    transaction.on_commit(lambda: enqueue_parts(job, pending))
+    return pending
 
 
 def start_generation_job(

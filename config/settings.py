@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # The API's list filters (core.filters); listed for the browsable API's filter form template.
+    "django_filters",
     "axes",
     "csp",
     "django_celery_beat",
@@ -200,6 +202,29 @@ CELERY_TIMEZONE = TIME_ZONE
 PROBE_QUEUES = {"cpu": "probe_cpu", "gpu": "probe_gpu"}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = {"celery": {}, PROBE_QUEUES["cpu"]: {}}
+# Sharded jobs (core.shards): a worker beats every SHARD_HEARTBEAT_EVERY seconds while it computes
+# a shard; a running shard silent for SHARD_HEARTBEAT_TIMEOUT seconds is taken for dead (SIGKILL,
+# lost machine) and enqueued again by a periodic task run every SHARD_REQUEUE_EVERY seconds, long
+# before the broker would hand its message back (Redis: after the visibility timeout, an hour).
+SHARD_HEARTBEAT_TIMEOUT = env_int("SHARD_HEARTBEAT_TIMEOUT", 180, minimum=5)
+SHARD_HEARTBEAT_EVERY = env_int("SHARD_HEARTBEAT_EVERY", max(1, SHARD_HEARTBEAT_TIMEOUT // 6), minimum=1)
+if SHARD_HEARTBEAT_EVERY * 2 > SHARD_HEARTBEAT_TIMEOUT:
+    raise ImproperlyConfigured(
+        f"SHARD_HEARTBEAT_EVERY={SHARD_HEARTBEAT_EVERY} must be at most half of SHARD_HEARTBEAT_TIMEOUT="
+        f"{SHARD_HEARTBEAT_TIMEOUT}: a live worker would be taken for dead between two beats."
+    )
+SHARD_REQUEUE_EVERY = env_int("SHARD_REQUEUE_EVERY", 60, minimum=1)
+# Entries here are written to django-celery-beat's table whenever beat starts (DatabaseScheduler).
+CELERY_BEAT_SCHEDULE = {
+    "requeue stale probe shards": {
+        "task": "probing.tasks.requeue_stale_probe_shards_task",
+        "schedule": float(SHARD_REQUEUE_EVERY),
+    },
+    "requeue stale build shards": {
+        "task": "building.tasks.requeue_stale_build_shards_task",
+        "schedule": float(SHARD_REQUEUE_EVERY),
+    },
+}
 # Lexical resources for variant generation (all local: nothing is downloaded).
 # WordNet: Debian's wordnet-base files, copied for NLTK into WORKBENCH_NLTK_DATA.
 WORDNET_DIR = Path(env_str("WORKBENCH_WORDNET_DIR") or "/usr/share/wordnet")

@@ -20,10 +20,19 @@ import time
 from dataclasses import asdict
 
 from django.db import transaction
-from django.db.models import F, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core.shards import (
+    JobDone,
+    ShardExhausted,
+    beating,
+    claim_shard,
+    complete_shard,
+    finish_job,
+    heartbeat,
+    release_shard,
+    resume_job,
+)
 from probing.cache import DatabaseVectorCache, run_memo, stored_bytes
 from probing.embedding.base import EmbedConfig, check_sweep
 from probing.embedding.network import RefusedRequest
@@ -162,70 +171,71 @@ def run_shard(run_id: int, index: int) -> bool:
     """Embed one shard's texts and store its raw pair cosines; False when there was nothing to do.
 
     The shard embeds the texts it owns (``probing.sharding``) and reads those an earlier shard owns
-    from the cache. Idempotent: a finished shard, or any shard of a finished (done, failed,
-    cancelled) run, is left alone. The shard that completes the run finishes it.
+    from the cache. Idempotent: a delivery that cannot claim the shard (done, being computed by a
+    worker that still beats, or of a finished run: ``core.shards.claim_shard``) does nothing. The
+    worker beats while it computes; the shard that completes the run finishes it.
     """
-    run = ProbeRun.objects.select_related("release", "model").filter(pk=run_id).first()
-    shard = ProbeShard.objects.filter(run_id=run_id, index=index).first()
-    if run is None or shard is None or run.is_finished or shard.status == ProbeShard.DONE:
+    try:
+        shard = claim_shard(ProbeShard, run_id, index, max_attempts=MAX_ATTEMPTS)
+    except ShardExhausted as error:
+        fail_run(run_id, str(error))
         return False
-    if shard.attempts >= MAX_ATTEMPTS:
-        fail_run(run_id, f"shard {index} was attempted {shard.attempts} times without finishing (worker lost?)")
+    if shard is None:
         return False
-    now = timezone.now()
-    ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
-        status=ProbeRun.RUNNING, started_at=Coalesce(F("started_at"), Value(now))
-    )
-    ProbeShard.objects.filter(pk=shard.pk).exclude(status=ProbeShard.DONE).update(
-        status=ProbeShard.RUNNING, attempts=F("attempts") + 1, started_at=now, texts_done=0, error=""
-    )
+    run = ProbeRun.objects.select_related("release", "model").get(pk=run_id)
+    ProbeShard.objects.filter(pk=shard.pk).update(texts_done=0)
     started = time.monotonic()
     try:
-        probes = release_probes(run.release)
-        pairs, context = probes.select(shard.compounds)
-        items = probes.items(shard.compounds)
-        backend = model_backend(run.model)
-        identity = backend.identity()
-        expected = run.provenance.get("model_identity")
-        if expected and expected != identity:
-            raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
-        config = EmbedConfig.from_dict(run.config)
-        try:
-            layers = check_sweep(backend, config)
-        except ValueError as error:
-            raise ProbeError(f"model {run.model.name}: {error}") from None
-        cache = DatabaseVectorCache(identity_hash(identity), layer_dtype=config.sweep_storage, run=run_id)
-        own, borrowed = ShardPlan.from_dict(shard.plan).split(items)
-        vectors, stats = embed_all(backend, own, config, cache, on_progress=_progress(shard.pk))
-        if borrowed:
-            found, stats.borrowed, extra = _borrow(run_id, borrowed, backend, config, cache)
-            vectors.update(found)
-            stats.embedded += extra
-        # Raw cosines only: standardisation needs the whole run's vectors (finish_run).
-        result = measure_shard(pairs, context, VectorTable.from_vectors(vectors, items), layers)
+        with heartbeat(shard):
+            result, stats = _measure(run, shard)
     except (ProbeError, RefusedSource, RefusedRequest) as error:
         # A model the rules refuse stays refused: the run fails with the reason, no retry.
         fail_run(run_id, f"shard {index}: {error}")
         raise ProbeError(str(error)) from None
     except Exception as error:
-        ProbeShard.objects.filter(pk=shard.pk, status=ProbeShard.RUNNING).update(
-            status=ProbeShard.PENDING, error=f"{type(error).__name__}: {error}"[:2000]
-        )
+        release_shard(shard, f"{type(error).__name__}: {error}")
         raise
+    return _record_shard(run_id, shard.pk, result, stats, time.monotonic() - started)
+
+
+def _measure(run: ProbeRun, shard: ProbeShard) -> tuple[dict, object]:
+    """The shard's result (raw cosines, stats, model identity, worker) and its embedding stats."""
+    probes = release_probes(run.release)
+    pairs, context = probes.select(shard.compounds)
+    items = probes.items(shard.compounds)
+    backend = model_backend(run.model)
+    identity = backend.identity()
+    expected = run.provenance.get("model_identity")
+    if expected and expected != identity:
+        raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
+    config = EmbedConfig.from_dict(run.config)
+    try:
+        layers = check_sweep(backend, config)
+    except ValueError as error:
+        raise ProbeError(f"model {run.model.name}: {error}") from None
+    cache = DatabaseVectorCache(identity_hash(identity), layer_dtype=config.sweep_storage, run=run.pk)
+    own, borrowed = ShardPlan.from_dict(shard.plan).split(items)
+    vectors, stats = embed_all(backend, own, config, cache, on_progress=_progress(shard.pk))
+    if borrowed:
+        found, stats.borrowed, extra = _borrow(run.pk, borrowed, backend, config, cache)
+        vectors.update(found)
+        stats.embedded += extra
+    # Raw cosines only: standardisation needs the whole run's vectors (finish_run).
+    result = measure_shard(pairs, context, VectorTable.from_vectors(vectors, items), layers)
     cache_bytes = sum(stored_bytes(vectors[item], config.sweep_storage) for item in own)
     result |= {
         "stats": {**asdict(stats), "cache_bytes": cache_bytes},
         "identity": identity,
         "worker": environment(),
     }
-    return _record_shard(run_id, shard.pk, result, stats, time.monotonic() - started)
+    return result, stats
 
 
 def _borrow(run_id: int, borrowed: list[tuple], backend, config, cache) -> tuple[dict, int, int]:
     """Vectors of items whose texts earlier shards own: from the cache, waiting while an owner is still running.
 
     Returns (vectors, how many were read, how many were embedded here): an owner that is not
-    running (pending, failed, or silent for BORROW_WAIT seconds) is not waited for.
+    running (pending, failed, silent for BORROW_WAIT seconds, or whose worker stopped beating) is not waited for.
     """
     key_of = CacheKeys(backend.identity(), config)
     keys = {item: key_of(item) for item, _ in borrowed}
@@ -237,7 +247,7 @@ def _borrow(run_id: int, borrowed: list[tuple], backend, config, cache) -> tuple
         found |= {item: hits[key] for item, key in keys.items() if key in hits}
         missing = [item for item in keys if item not in found]
         owners_running = ProbeShard.objects.filter(
-            run_id=run_id, index__in={owners[item] for item in missing}, status=ProbeShard.RUNNING
+            beating(), run_id=run_id, index__in={owners[item] for item in missing}
         )
         if not missing or time.monotonic() > deadline or not owners_running.exists():
             break
@@ -248,39 +258,36 @@ def _borrow(run_id: int, borrowed: list[tuple], backend, config, cache) -> tuple
     return found, read, len(missing)
 
 
+class MixedWeights(ProbeError):
+    """A shard computed with other weights than the run's other shards: they cannot be pooled."""
+
+
 def _record_shard(run_id: int, shard_id: int, result: dict, stats, seconds: float) -> bool:
-    """Store a shard's result and add it to the run's progress, under row locks; the last one finishes the run."""
-    with transaction.atomic():
-        run = ProbeRun.objects.select_for_update().get(pk=run_id)
-        shard = ProbeShard.objects.select_for_update().get(pk=shard_id)
-        if shard.status == ProbeShard.DONE:
-            return False  # another worker got there first
-        if run.is_finished:  # cancelled meanwhile: the shard waits for a resume
-            ProbeShard.objects.filter(pk=shard_id).update(status=ProbeShard.PENDING)
-            return False
+    """Store a shard's result and add it to the run's progress (``core.shards.complete_shard``); the last one finishes the run."""
+
+    def record(run: ProbeRun, shard: ProbeShard, last: bool) -> None:
         recorded = run.provenance.get("model_identity")
         if recorded and recorded != result["identity"]:
-            # Shards computed with different weights cannot be pooled: the run fails rather than mix them.
-            message = f"shard {shard.index} was computed with {result['identity']}, the run with {recorded}"
-            ProbeShard.objects.filter(pk=shard_id).update(status=ProbeShard.FAILED, error=message)
-            ProbeRun.objects.filter(pk=run_id).update(
-                status=ProbeRun.FAILED, error=message, finished_at=timezone.now(), eta_seconds=None
-            )
-            return False
-        now = timezone.now()
-        shard.status, shard.result, shard.seconds, shard.finished_at = ProbeShard.DONE, result, seconds, now
-        shard.texts_done = shard.texts
-        shard.save(update_fields=["status", "result", "seconds", "finished_at", "texts_done"])
+            raise MixedWeights(f"shard {shard.index} was computed with {result['identity']}, the run with {recorded}")
+        shard.result, shard.seconds, shard.texts_done = result, seconds, shard.texts
+        shard.save(update_fields=["result", "seconds", "texts_done"])
         run.shards_done += 1
         run.texts_embedded += stats.embedded
         run.texts_cached += stats.cached
         run.provenance["model_identity"] = recorded or result["identity"]
-        run.eta_seconds = _eta(run, now)
+        run.eta_seconds = _eta(run, shard.finished_at)
         run.save(update_fields=["shards_done", "texts_embedded", "texts_cached", "provenance", "eta_seconds"])
-        last = run.shards_done >= run.shards_total
-    if last:
-        finish_run(run)
-    return True
+
+    try:
+        completion = complete_shard(ProbeShard, shard_id, record)
+    except MixedWeights as error:
+        # Shards computed with different weights cannot be pooled: the run fails rather than mix them.
+        ProbeShard.objects.filter(pk=shard_id).update(status=ProbeShard.FAILED, error=str(error))
+        fail_run(run_id, str(error))
+        return False
+    if completion.last:
+        finish_run(ProbeRun.objects.get(pk=run_id))
+    return completion.recorded
 
 
 def _eta(run: ProbeRun, now) -> float | None:
@@ -341,38 +348,34 @@ def _workers(shards: list[ProbeShard]) -> list[dict]:
 
 def fail_run(run_id: int, message: str) -> bool:
     """Mark a queued or running run failed with a message (a finished one is left as it is)."""
-    updated = ProbeRun.objects.filter(pk=run_id, status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING]).update(
-        status=ProbeRun.FAILED, error=message[:4000], finished_at=timezone.now(), eta_seconds=None
-    )
-    return bool(updated)
+    return finish_job(ProbeRun, run_id, ProbeRun.FAILED, error=message[:4000], eta_seconds=None)
 
 
 def cancel_run(run: ProbeRun) -> bool:
     """Stop a queued or running run: its remaining shard tasks exit without work."""
-    updated = ProbeRun.objects.filter(pk=run.pk, status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING]).update(
-        status=ProbeRun.CANCELLED, finished_at=timezone.now(), eta_seconds=None
-    )
+    cancelled = finish_job(ProbeRun, run.pk, ProbeRun.CANCELLED, eta_seconds=None)
     run.refresh_from_db()
-    return bool(updated)
+    return cancelled
 
 
 def resume_run(run: ProbeRun) -> list[int]:
     """Put the shards of ``run`` that are not done back to pending (finished shards are never recomputed).
 
-    For a cancelled, failed or stalled run (a worker killed halfway). Returns the shard indices to
-    compute again (``probing.tasks.resume_probe_run`` enqueues them, or finishes the run when there
-    are none; ``run_inline`` computes them here). ProbeError for a run done.
+    For a cancelled, failed or stalled run (a worker killed halfway; ``core.shards`` requeues the
+    shards of a dead worker by itself, this is for the rest). Returns the shard indices to compute
+    again (``probing.tasks.resume_probe_run`` enqueues them, or finishes the run when there are
+    none; ``run_inline`` computes them here). ProbeError for a run done.
     """
-    with transaction.atomic():
-        locked = ProbeRun.objects.select_for_update().get(pk=run.pk)
-        if locked.status == ProbeRun.DONE:
-            raise ProbeError(f"probe run #{run.pk} is done: start a new run to measure again")
-        pending = list(locked.shards.exclude(status=ProbeShard.DONE).order_by("index").values_list("index", flat=True))
-        locked.shards.filter(index__in=pending).update(status=ProbeShard.PENDING, attempts=0)
-        locked.status = ProbeRun.RUNNING if locked.shards_done else ProbeRun.QUEUED
-        locked.error, locked.finished_at, locked.eta_seconds = "", None, None
+
+    def reopen(locked: ProbeRun) -> list[str]:
+        locked.error, locked.eta_seconds = "", None
         locked.resumed_at = timezone.now() if locked.started_at else None
-        locked.save(update_fields=["status", "error", "finished_at", "eta_seconds", "resumed_at"])
+        return ["error", "eta_seconds", "resumed_at"]
+
+    try:
+        pending = resume_job(ProbeShard, run.pk, reopen)
+    except JobDone:
+        raise ProbeError(f"probe run #{run.pk} is done: start a new run to measure again") from None
     run.refresh_from_db()
     return pending
 

@@ -21,7 +21,19 @@ class EmbeddingModelAdmin(admin.ModelAdmin):
 
 class ProbeShardInline(admin.TabularInline):
     model = ProbeShard
-    fields = ["index", "status", "compound_list", "texts", "texts_done", "attempts", "seconds", "finished_at", "error"]
+    fields = [
+        "index",
+        "status",
+        "compound_list",
+        "texts",
+        "texts_done",
+        "attempts",
+        "worker",
+        "heartbeat_at",
+        "seconds",
+        "finished_at",
+        "error",
+    ]
     readonly_fields = fields
     extra = 0
     can_delete = False

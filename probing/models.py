@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 
+from core.models import Shard
 from probing.embedding.base import KIND_CONFIG_DEFAULTS, EmbedConfig, bundled_minilm_path, merge_config
 from probing.embedding.network import ApiRules
 from probing.embedding.sources import LoadRules, RefusedSource, check_model, load_checked
@@ -229,16 +230,16 @@ class ProbeRun(models.Model):
         }
 
 
-class ProbeShard(models.Model):
-    """A slice of a run's compounds; its pair similarities once done (raw cosines, both levels)."""
+class ProbeShard(Shard):
+    """A slice of a run's compounds; its pair similarities once done (raw cosines, both levels).
 
-    PENDING, RUNNING, DONE, FAILED = "pending", "running", "done", "failed"
-    STATUS_CHOICES = [(PENDING, "Pending"), (RUNNING, "Running"), (DONE, "Done"), (FAILED, "Failed")]
+    Claimed, beaten for, completed and requeued by ``core.shards`` (status, attempts, worker, heartbeat).
+    """
+
+    job_field = "run"
 
     run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="shards")
-    index = models.PositiveIntegerField()
     compounds = models.JSONField(default=list, help_text="[language, compound] keys.")
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING, db_index=True)
     result = models.JSONField(default=dict, blank=True)
     texts = models.PositiveIntegerField(default=0, help_text="Unique texts to embed.")
     plan = models.JSONField(
@@ -248,10 +249,6 @@ class ProbeShard(models.Model):
     )
     texts_done = models.PositiveIntegerField(default=0, help_text="Live progress while running.")
     seconds = models.FloatField(null=True, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

@@ -4,7 +4,10 @@ The only module of the app that knows Celery. The tasks take ids and call ``prob
 and ``probing.scheduling``; ``start_probe_run`` and ``resume_probe_run`` change the run there and
 enqueue its shards on the queue of the model's hardware (``settings.PROBE_QUEUES``) once the
 transaction commits. Shard tasks are acknowledged late and requeued when their worker dies, and
-idempotent, so a shard delivered twice is computed at most once. ``on_release_published``
+idempotent, so a shard delivered twice is computed at most once. ``requeue_stale_probe_shards_task``
+(every ``SHARD_REQUEUE_EVERY`` seconds, ``CELERY_BEAT_SCHEDULE``) enqueues again the shards whose
+worker stopped beating (``core.shards``): a worker killed halfway does not leave its run waiting
+for the broker's visibility timeout or a Resume. ``on_release_published``
 (connected in ``ProbingConfig.ready``) enqueues the runs of a release just published.
 """
 
@@ -13,8 +16,9 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
+from core.shards import requeue_stale
 from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, finish_run, resume_run, run_shard
-from probing.models import EmbeddingModel, ProbeRun
+from probing.models import EmbeddingModel, ProbeRun, ProbeShard
 from probing.scheduling import start_nightly_runs, start_publish_runs
 from releases.models import Release
 
@@ -56,6 +60,15 @@ def probe_on_publish_task(release_id: int) -> list[int]:
     """Start runs of the models marked ``run_on_publish`` on a release just published."""
     release = Release.objects.filter(pk=release_id).first()
     return [enqueue_run(run).pk for run in start_publish_runs(release)] if release is not None else []
+
+
+@shared_task(acks_late=True)
+def requeue_stale_probe_shards_task() -> list[list[int]]:
+    """Enqueue again the running shards whose worker stopped beating; the [run, shard index] pairs enqueued."""
+    requeued = [(shard.run_id, shard.index, shard.run.queue) for shard in requeue_stale(ProbeShard)]
+    for run_id, index, queue in requeued:
+        run_probe_shard_task.apply_async((run_id, index), queue=queue)
+    return [[run_id, index] for run_id, index, _ in requeued]
 
 
 def enqueue_shards(run_id: int, queue: str, indices: list[int]) -> None:

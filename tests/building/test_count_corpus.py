@@ -9,11 +9,13 @@ from __future__ import annotations
 import gzip
 import math
 import threading
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import timezone
 
 from building.corpus.readers import CorpusError
 from building.frequency import SOURCE
@@ -22,8 +24,8 @@ from building.frequency_actions import (
     count_corpus_chunk,
 )
 from building.jobs import cancel_build_job
-from building.models import BuildJob, FrequencyTable
-from building.tasks import count_corpus_chunk_task, start_corpus_count
+from building.models import BuildJob, BuildShard, FrequencyTable
+from building.tasks import count_corpus_chunk_task, requeue_stale_build_shards_task, start_corpus_count
 from datasets.models import Compound
 from tests.web.factories import make_compound
 
@@ -138,6 +140,28 @@ def test_chunks_report_progress_and_a_repeated_chunk_does_nothing(compounds, cor
     assert count_corpus_chunk_task(job.pk, 2) is False
     assert FrequencyTable.objects.filter(job=job).count() == 1
     assert FrequencyTable.objects.get(job=job).counts == table.counts
+
+
+def test_a_chunk_left_running_by_a_killed_worker_is_requeued_and_counted_once(
+    inline_worker, compounds, corpus, settings
+):
+    job = start_corpus_count(corpus, "en", "Toy", chunks=3, pool=False)
+    assert count_corpus_chunk(job.pk, 0) is True and count_corpus_chunk(job.pk, 2) is True
+    killed_at = timezone.now() - timedelta(seconds=settings.SHARD_HEARTBEAT_TIMEOUT + 1)
+    job.shards.filter(index=1).update(status=BuildShard.RUNNING, attempts=1, worker="killed:1", heartbeat_at=killed_at)
+    assert count_corpus_chunk_task(job.pk, 1) is True  # a late redelivery takes over a silent chunk
+    assert count_corpus_chunk_task(job.pk, 1) is False
+    table = FrequencyTable.objects.get(job=job)
+    assert table.tokens == 600 and table.counts["eager beaver"] == 30  # each chunk counted once
+
+    second = start_corpus_count(corpus, "en", "Toy", chunks=3, pool=False)
+    for index in (0, 2):
+        count_corpus_chunk(second.pk, index)
+    second.shards.filter(index=1).update(status=BuildShard.RUNNING, worker="killed:1", heartbeat_at=killed_at)
+    assert requeue_stale_build_shards_task() == [[second.pk, 1]]  # enqueued, and counted by the inline worker
+    second.refresh_from_db()
+    assert second.status == BuildJob.Status.DONE and second.done_parts == [0, 1, 2]
+    assert FrequencyTable.objects.get(job=second).counts == table.counts
 
 
 def test_a_cancelled_job_leaves_its_remaining_chunks_undone(compounds, corpus):

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
+from building.generation_jobs import create_generation_job
 from building.generation_resources import GenerationOptions
-from building.models import BuildJob
-from building.tasks import generate_variants_batch_task, start_generation_job
+from building.models import BuildJob, BuildShard
+from building.tasks import generate_variants_batch_task, requeue_stale_build_shards_task, start_generation_job
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Variant
@@ -108,3 +111,40 @@ def test_a_generation_job_runs_on_a_real_worker_through_redis(celery_worker, com
             time.sleep(0.1)
     assert (job.status, job.done, sorted(job.done_parts)) == (BuildJob.Status.DONE, 2, [0, 1])
     assert Variant.objects.filter(sentence__compound__in=compounds).count() == job.result["created"]
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_whose_worker_was_killed_is_requeued_and_the_job_finishes(celery_worker, compounds, settings):
+    job = create_generation_job(compounds, GenerationOptions(), batch=1)
+    # What a SIGKILL during batch 1 leaves: the batch running, its worker silent, its message gone.
+    killed_at = timezone.now() - timedelta(seconds=settings.SHARD_HEARTBEAT_TIMEOUT + 60)
+    job.shards.filter(index=1).update(
+        status=BuildShard.RUNNING, attempts=1, worker="killed-host:4242", heartbeat_at=killed_at
+    )
+    with celery_worker():
+        generate_variants_batch_task.delay(job.pk, 0)
+        job = wait_until(job, lambda j: j.done_parts == [0])
+        assert job.status == BuildJob.Status.RUNNING
+        assert requeue_stale_build_shards_task() == [[job.pk, 1]]
+        assert requeue_stale_build_shards_task() == []
+        job = wait_until(job, lambda j: j.is_finished)
+    assert (job.status, job.done, job.done_parts) == (BuildJob.Status.DONE, 2, [0, 1])
+    shard = job.shards.get(index=1)
+    assert (shard.status, shard.attempts) == (BuildShard.DONE, 2) and shard.worker != "killed-host:4242"
+    created = Variant.objects.filter(sentence__compound__in=compounds).count()
+    assert created == job.result["created"] > 0
+    # The lost message, back from the broker at last: no batch generated twice, nothing counted twice.
+    assert generate_variants_batch_task(job.pk, 1) is False
+    job.refresh_from_db()
+    assert (job.done, job.result["created"]) == (2, created)
+
+
+def wait_until(job: BuildJob, done, seconds: float = 60.0) -> BuildJob:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if done(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job.pk} still {job.status} with parts {job.done_parts} done")

@@ -1,16 +1,18 @@
-"""A probe run through a real Celery worker and Redis, stopped halfway and resumed."""
+"""A probe run through a real Celery worker and Redis: stopped halfway and resumed, or left by a killed worker and requeued."""
 
 from __future__ import annotations
 
 import os
 import time
+from datetime import timedelta
 
 import numpy as np
 import pytest
+from django.utils import timezone
 
 from config.celery import app
 from probing import actions, tasks
-from probing.actions import create_probe_run, run_inline
+from probing.actions import create_probe_run, run_inline, run_shard
 from probing.models import CachedVectors, ProbeRun, ProbeShard
 from probing.reporting import run_report
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
@@ -107,3 +109,48 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
     assert resumed.keys() == expected.keys()
     for key, value in expected.items():
         assert resumed[key] == pytest.approx(value, abs=1e-6), key
+
+
+def test_a_shard_whose_worker_was_killed_is_requeued_by_the_periodic_task_and_the_run_finishes_without_resume(
+    probe_worker, tmp_path, settings
+):
+    settings.SHARD_HEARTBEAT_EVERY = 1  # the live worker beats while it computes
+    make_probe_data()
+    release = publish("1.0.0")
+    bert = register_tiny_bert(tmp_path / "tiny-bert")
+    run = create_probe_run(release, bert, shard_size=1)
+    # What a SIGKILL during shard 2 leaves: the shard running under a worker that beats no more, and
+    # its message taken from the queue, never acknowledged (Redis gives it back after an hour).
+    killed_at = timezone.now() - timedelta(seconds=settings.SHARD_HEARTBEAT_TIMEOUT + 60)
+    run.shards.filter(index=2).update(
+        status=ProbeShard.RUNNING, attempts=1, worker="killed-host:4242", heartbeat_at=killed_at, started_at=killed_at
+    )
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.RUNNING, started_at=killed_at)
+    purge(QUEUE)
+
+    with probe_worker():
+        tasks.enqueue_shards(run.pk, QUEUE, [0, 1, 3, 4])  # the other shards, computed after the restart
+        wait_for(run, lambda r: r.shards_done == 4)
+        assert run.status == ProbeRun.RUNNING and run.shards.get(index=2).status == ProbeShard.RUNNING
+        assert tasks.requeue_stale_probe_shards_task() == [[run.pk, 2]]
+        assert tasks.requeue_stale_probe_shards_task() == []  # pending again: enqueued once, not every minute
+        run = wait_for(run, lambda r: r.is_finished)
+
+    assert run.status == ProbeRun.DONE, run.error
+    shard = run.shards.get(index=2)
+    assert (shard.status, shard.attempts, shard.error) == (ProbeShard.DONE, 2, "")
+    assert shard.worker != "killed-host:4242" and shard.heartbeat_at > killed_at
+    # The killed worker's message, back from the broker at last, changes nothing.
+    counts = (run.shards_done, run.texts_embedded, run.texts_cached, shard.finished_at, shard.result)
+    assert run_shard(run.pk, 2) is False
+    run.refresh_from_db()
+    shard.refresh_from_db()
+    assert (run.shards_done, run.texts_embedded, run.texts_cached, shard.finished_at, shard.result) == counts
+    assert run.texts_embedded == run.texts_total  # each text embedded once over the run, the requeued shard's too
+    requeued = numbers(run_report(run))
+
+    CachedVectors.objects.all().delete()
+    expected = numbers(run_report(run_inline(create_probe_run(release, bert, shard_size=1))))
+    assert requeued.keys() == expected.keys()
+    for key, value in expected.items():
+        assert requeued[key] == pytest.approx(value, abs=1e-6), key
