@@ -281,7 +281,9 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
 def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
     """The runs of ``?runs=`` with their reports (as this visitor may see them), in the order asked."""
     ids = _run_ids([request.GET.get("runs", ""), *request.GET.getlist("run")])
-    found = {run.pk: run for run in ProbeRun.objects.select_related("release", "model").filter(pk__in=ids)}
+    found = {run.pk: run for run in report_page.page_runs().filter(pk__in=ids)}
+    for run in found.values():
+        run.report = report_page.page_report(run)  # what pages show: the per-sentence rows stay in the database
     internals = is_curator(request.user)
     reports = [(found[pk], reporting.run_report(found[pk])) for pk in ids if pk in found]
     return [(run, report if internals else public_run(report)) for run, report in reports]
