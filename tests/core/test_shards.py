@@ -8,9 +8,12 @@ from datetime import timedelta
 import pytest
 from django.conf import settings as django_settings
 from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
+from django_celery_beat.schedulers import DatabaseScheduler
 
 from building.jobs import create_shards
 from building.models import BuildJob, BuildShard
+from config.celery import app
 from core.shards import (
     Completion,
     JobDone,
@@ -181,11 +184,18 @@ def test_resume_keeps_done_shards_and_reopens_the_others():
         resume_job(BuildShard, job.pk)
 
 
-def test_the_beat_schedule_requeues_probe_and_build_shards_every_configured_interval():
-    entries = {entry["task"]: entry["schedule"] for entry in django_settings.CELERY_BEAT_SCHEDULE.values()}
-    assert entries == {
-        "probing.tasks.requeue_stale_probe_shards_task": float(django_settings.SHARD_REQUEUE_EVERY),
-        "building.tasks.requeue_stale_build_shards_task": float(django_settings.SHARD_REQUEUE_EVERY),
+@pytest.mark.django_db(transaction=True)  # the scheduler closes connections left in a transaction
+def test_beat_requeues_probe_and_build_shards_every_configured_interval():
+    """What ``celery -A config beat`` (django-celery-beat's DatabaseScheduler) schedules when it starts."""
+    DatabaseScheduler(app=app, lazy=True).update_from_dict(app.conf.beat_schedule)
+    scheduled = {
+        task.task: (task.interval.every, task.interval.period, task.enabled)
+        for task in PeriodicTask.objects.filter(task__contains="requeue_stale").select_related("interval")
+    }
+    every = django_settings.SHARD_REQUEUE_EVERY
+    assert scheduled == {
+        "probing.tasks.requeue_stale_probe_shards_task": (every, "seconds", True),
+        "building.tasks.requeue_stale_build_shards_task": (every, "seconds", True),
     }
 
 
