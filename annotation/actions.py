@@ -26,14 +26,14 @@ CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
 
 
-def add_items(campaign: Campaign, targets: list, role: str = Item.REGULAR) -> list[Item]:
+def add_items(campaign: Campaign, targets: list, role: str = Item.Role.REGULAR) -> list[Item]:
     """Add sentences (token level) or compounds (type level) in a seeded random order."""
     start = campaign.items.count()
     order = list(range(start, start + len(targets)))
     random.Random(f"{campaign.seed}:{start}").shuffle(order)
     items = []
     for key, target in zip(order, targets, strict=True):
-        if campaign.level == Campaign.TOKEN:
+        if campaign.level == Campaign.Level.TOKEN:
             items.append(
                 Item(campaign=campaign, compound_id=target.compound_id, sentence=target, role=role, order_key=key)
             )
@@ -47,7 +47,7 @@ def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
     compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
     if compound_class:
         compounds = compounds.filter(compositionality_class=compound_class)
-    if campaign.level == Campaign.TOKEN:
+    if campaign.level == Campaign.Level.TOKEN:
         taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
         return list(
             Sentence.objects.filter(compound__in=compounds, kind=NATURALISTIC, available=True)
@@ -73,7 +73,7 @@ def enter_campaign(
     campaign: Campaign,
     *,
     user=None,
-    platform: str = Annotator.LOCAL,
+    platform: str = Annotator.Platform.LOCAL,
     external_id: str = "",
     study_id: str = "",
     session_id: str = "",
@@ -97,12 +97,12 @@ def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
     """Give back items whose reservation timed out; returns how many were released."""
     now = now or timezone.now()
     released = 0
-    stale = Assignment.objects.filter(item__campaign=campaign, status=Assignment.RESERVED, expires_at__lt=now)
+    stale = Assignment.objects.filter(item__campaign=campaign, status=Assignment.Status.RESERVED, expires_at__lt=now)
     for assignment_id, item_id in stale.values_list("id", "item_id"):
         with transaction.atomic():
             # Only the request that flips the status gives the item back.
-            if Assignment.objects.filter(id=assignment_id, status=Assignment.RESERVED).update(
-                status=Assignment.EXPIRED
+            if Assignment.objects.filter(id=assignment_id, status=Assignment.Status.RESERVED).update(
+                status=Assignment.Status.EXPIRED
             ):
                 Item.objects.filter(id=item_id, taken__gt=0).update(taken=F("taken") - 1)
                 released += 1
@@ -113,7 +113,7 @@ def current_assignment(annotator: Annotator, now: datetime | None = None) -> Ass
     """The annotator's live reservation (at most one: a database constraint), with its item."""
     now = now or timezone.now()
     return (
-        annotator.assignments.filter(status=Assignment.RESERVED, expires_at__gte=now)
+        annotator.assignments.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)
         .select_related("item__compound", "item__sentence")
         .first()
     )
@@ -138,14 +138,14 @@ def claim_new_item(annotator: Annotator, now: datetime, limit: int | None = None
     cap = min(limit, campaign.ratings_per_item) if limit is not None else campaign.ratings_per_item
     if campaign.max_items_per_annotator is not None:
         # Skipped items do not count: the worker still gets the maximum number of items to rate.
-        held = annotator.assignments.exclude(status__in=[Assignment.EXPIRED, Assignment.SKIPPED])
-        if held.filter(item__role=Item.REGULAR).count() >= campaign.max_items_per_annotator:
+        held = annotator.assignments.exclude(status__in=[Assignment.Status.EXPIRED, Assignment.Status.SKIPPED])
+        if held.filter(item__role=Item.Role.REGULAR).count() >= campaign.max_items_per_annotator:
             return None
     for _ in range(CLAIM_ATTEMPTS):
         try:
             with transaction.atomic():
                 candidates = (
-                    Item.objects.filter(campaign=campaign, role=Item.REGULAR, taken__lt=cap)
+                    Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR, taken__lt=cap)
                     .exclude(assignments__annotator=annotator)
                     .select_related("compound", "sentence")
                     .order_by("taken", "order_key")
@@ -181,12 +181,12 @@ def not_current(assignment: Assignment) -> str | None:
     A page may be stale (Back, a second tab, a restored session): only the annotator's current
     item takes answers. A timed-out reservation still counts while nothing newer was handed out.
     """
-    if assignment.status == Assignment.SUBMITTED:
+    if assignment.status == Assignment.Status.SUBMITTED:
         return "You had already answered that item: your first answer is kept and this one was not stored."
-    if assignment.status == Assignment.SKIPPED:
+    if assignment.status == Assignment.Status.SKIPPED:
         return "You had skipped that item, so this answer was not stored."
-    if assignment.status == Assignment.EXPIRED:
-        newer = Assignment.objects.filter(annotator_id=assignment.annotator_id, status=Assignment.RESERVED)
+    if assignment.status == Assignment.Status.EXPIRED:
+        newer = Assignment.objects.filter(annotator_id=assignment.annotator_id, status=Assignment.Status.RESERVED)
         if newer.exclude(pk=assignment.pk).exists():
             return "That item had timed out and you were given another one, so this answer was not stored."
     return None
@@ -211,12 +211,12 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
         assignment = _locked_assignment(annotator, token)
         if assignment is None:
             return Submission(None, errors={"token": NOT_YOURS})
-        if assignment.status == Assignment.SUBMITTED:
+        if assignment.status == Assignment.Status.SUBMITTED:
             return Submission(assignment.rating, repeated=True)
         if reason := not_current(assignment):
             return Submission(None, errors={"token": reason}, stale=True)
         item = assignment.item
-        if assignment.status == Assignment.EXPIRED and item.role == Item.REGULAR:
+        if assignment.status == Assignment.Status.EXPIRED and item.role == Item.Role.REGULAR:
             # The reservation timed out; take the item back only if it still needs ratings.
             # (Check items are everyone's: they never compete for N.)
             if not Item.objects.filter(pk=item.pk, taken__lt=item.campaign.ratings_per_item).update(
@@ -237,33 +237,33 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
                 SuggestedParaphrase(rating=rating, position=i, text=text)
                 for i, text in enumerate(answers.paraphrases, 1)
             )
-        assignment.status, assignment.submitted_at = Assignment.SUBMITTED, now
+        assignment.status, assignment.submitted_at = Assignment.Status.SUBMITTED, now
         assignment.save(update_fields=["status", "submitted_at"])
     return Submission(rating)
 
 
 def skip_item(
-    annotator: Annotator, token: str, reason: str = Skip.UNKNOWN_EXPRESSION, now: datetime | None = None
+    annotator: Annotator, token: str, reason: str = Skip.Reason.UNKNOWN_EXPRESSION, now: datetime | None = None
 ) -> Submission:
     """Record that the annotator passed over their current regular item; the item goes back to the pool.
 
     The assignment stays (as skipped), so the annotator is never given that item again.
     """
     now = now or timezone.now()
-    if reason not in dict(Skip.REASON_CHOICES):
+    if reason not in dict(Skip.Reason.choices):
         raise ValueError(f"not a skip reason: {reason!r}")
     annotator.__dict__.pop("_progress", None)  # journey.progress kept for this request: it changes now
     with transaction.atomic():
         assignment = _locked_assignment(annotator, token)
         if assignment is None:
             return Submission(None, errors={"token": NOT_YOURS})
-        if assignment.status == Assignment.SKIPPED:
+        if assignment.status == Assignment.Status.SKIPPED:
             return Submission(None, repeated=True, skip=assignment.skip)
         if reason_refused := not_current(assignment):
             return Submission(None, errors={"token": reason_refused})
-        if assignment.item.role != Item.REGULAR:
+        if assignment.item.role != Item.Role.REGULAR:
             return Submission(None, errors={"token": "Practice items and checks cannot be skipped."})
-        if assignment.status == Assignment.RESERVED:
+        if assignment.status == Assignment.Status.RESERVED:
             Item.objects.filter(pk=assignment.item_id, taken__gt=0).update(taken=F("taken") - 1)
         skip = Skip.objects.create(
             assignment=assignment,
@@ -272,7 +272,7 @@ def skip_item(
             reason=reason,
             seconds=(now - assignment.reserved_at).total_seconds(),
         )
-        assignment.status = Assignment.SKIPPED
+        assignment.status = Assignment.Status.SKIPPED
         assignment.save(update_fields=["status"])
     return Submission(None, skip=skip)
 
@@ -284,19 +284,19 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
     (``taken`` is left alone) nor towards ``max_items_per_annotator``. A timed-out reservation of
     a check item is simply renewed. None when the annotator has answered every item of ``role``.
     """
-    if role not in (Item.TRAINING, Item.ATTENTION):
+    if role not in (Item.Role.TRAINING, Item.Role.ATTENTION):
         raise ValueError(f"not a check role: {role!r}")
     now = now or timezone.now()
     expires = now + timedelta(minutes=annotator.campaign.reservation_minutes)
-    mine = annotator.assignments.filter(item__role=role).exclude(status=Assignment.SUBMITTED)
-    current = mine.filter(status=Assignment.RESERVED, expires_at__gte=now)
+    mine = annotator.assignments.filter(item__role=role).exclude(status=Assignment.Status.SUBMITTED)
+    current = mine.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)
     if current := current.select_related("item__compound", "item__sentence").first():
         return current
     try:
         with transaction.atomic():
             stale = mine.select_related("item__compound", "item__sentence").order_by("item__order_key").first()
             if stale is not None:
-                stale.status, stale.expires_at = Assignment.RESERVED, expires
+                stale.status, stale.expires_at = Assignment.Status.RESERVED, expires
                 stale.save(update_fields=["status", "expires_at"])
                 return stale
             item = (
@@ -318,8 +318,8 @@ def end_training(annotator: Annotator, passed: bool) -> None:
     """Record the practice result; a worker who did not pass is screened out (not completed)."""
     fields = {"training_passed": passed}
     if not passed:
-        fields["status"] = Annotator.SCREENED_OUT
-    Annotator.objects.filter(pk=annotator.pk, status=Annotator.ACTIVE).update(**fields)
+        fields["status"] = Annotator.Status.SCREENED_OUT
+    Annotator.objects.filter(pk=annotator.pk, status=Annotator.Status.ACTIVE).update(**fields)
     for name, value in fields.items():
         setattr(annotator, name, value)
 
@@ -327,10 +327,10 @@ def end_training(annotator: Annotator, passed: bool) -> None:
 def complete(annotator: Annotator, now: datetime | None = None) -> None:
     """The annotator earned the completion code (the caller checked the campaign's minimum)."""
     now = now or timezone.now()
-    if Annotator.objects.filter(pk=annotator.pk, status=Annotator.ACTIVE).update(
-        status=Annotator.COMPLETED, completed_at=now
+    if Annotator.objects.filter(pk=annotator.pk, status=Annotator.Status.ACTIVE).update(
+        status=Annotator.Status.COMPLETED, completed_at=now
     ):
-        annotator.status, annotator.completed_at = Annotator.COMPLETED, now
+        annotator.status, annotator.completed_at = Annotator.Status.COMPLETED, now
 
 
 def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, leave_room: int = 2) -> int:
@@ -341,7 +341,7 @@ def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, lea
     pace = random.Random(f"{campaign.seed}:{seed}:seconds")
     people = []
     for person in panel(panel_size, seed):
-        annotator = enter_campaign(campaign, platform=Annotator.GENERIC, external_id=person.name)
+        annotator = enter_campaign(campaign, platform=Annotator.Platform.GENERIC, external_id=person.name)
         Annotator.objects.filter(pk=annotator.pk).update(
             simulated=True, consented_at=timezone.now(), training_passed=True
         )

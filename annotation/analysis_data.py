@@ -34,7 +34,7 @@ def reference_sentence_scores(language: str, collection: str | None = None) -> p
 
 def campaign_ratings(campaign_id: int, include_simulated: bool = True) -> pd.DataFrame:
     """Ratings of a campaign's regular items: item, annotator, compound and the three scores."""
-    ratings = Rating.objects.filter(item__campaign_id=campaign_id, item__role=Item.REGULAR)
+    ratings = Rating.objects.filter(item__campaign_id=campaign_id, item__role=Item.Role.REGULAR)
     if not include_simulated:
         ratings = ratings.filter(annotator__simulated=False)
     columns = ["item", "annotator", "compound", "compound_score", "head_score", "modifier_score"]
@@ -54,7 +54,7 @@ def collected_sentence_scores(token_campaign_id: int, type_campaign_id: int) -> 
     """
     token = pd.DataFrame(
         list(
-            Rating.objects.filter(item__campaign_id=token_campaign_id, item__role=Item.REGULAR).values_list(
+            Rating.objects.filter(item__campaign_id=token_campaign_id, item__role=Item.Role.REGULAR).values_list(
                 "item__sentence_id",
                 "item__compound__text",
                 "item__compound__compositionality_class",
@@ -67,7 +67,7 @@ def collected_sentence_scores(token_campaign_id: int, type_campaign_id: int) -> 
     )
     kind = pd.DataFrame(
         list(
-            Rating.objects.filter(item__campaign_id=type_campaign_id, item__role=Item.REGULAR).values_list(
+            Rating.objects.filter(item__campaign_id=type_campaign_id, item__role=Item.Role.REGULAR).values_list(
                 "item__compound__text", "compound_score"
             )
         ),

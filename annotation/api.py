@@ -6,18 +6,17 @@ curator (``core.permissions.IsCurator``).
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 from django.urls import include, path
+from django_filters import FilterSet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
-    extend_schema_view,
 )
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
@@ -26,14 +25,14 @@ from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
 from annotation.models import CAMPAIGN_SETTINGS, Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
 from annotation.reporting import campaign_report
+from core.filters import ListFilterBackend, TextFilter, is_id
 from core.permissions import IsCurator
-from datasets.api.params import choice_param, is_id, query_param, text_param
 from datasets.models import Collection, Compound, Sentence
 from datasets.vocabulary import CLASS_CHOICES
 
 # Choice columns as plain strings: their names (status, level, role) are taken by dataset enums.
-CAMPAIGN_STATUSES = ", ".join(value for value, _ in Campaign.STATUS_CHOICES)
-ROLES = ", ".join(value for value, _ in Item.ROLE_CHOICES)
+CAMPAIGN_STATUSES = ", ".join(value for value, _ in Campaign.Status.choices)
+ROLES = ", ".join(value for value, _ in Item.Role.choices)
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -110,9 +109,9 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
                 {"language": f"collection {attrs['collection'].slug!r} has no compounds in {attrs['language']!r}."}
             )
         if ids := attrs.get("item_ids"):
-            level = attrs.get("level", Campaign.TOKEN)
+            level = attrs.get("level", Campaign.Level.TOKEN)
             scope = {"collection": attrs["collection"], "language": attrs["language"]}
-            if level == Campaign.TOKEN:
+            if level == Campaign.Level.TOKEN:
                 found = Sentence.objects.filter(
                     id__in=ids, available=True, **{f"compound__{k}": x for k, x in scope.items()}
                 )
@@ -121,7 +120,7 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
             by_id = {obj.id: obj for obj in found}
             missing = [i for i in dict.fromkeys(ids) if i not in by_id]
             if missing:
-                what = "available sentences" if level == Campaign.TOKEN else "compounds"
+                what = "available sentences" if level == Campaign.Level.TOKEN else "compounds"
                 raise serializers.ValidationError(
                     {"item_ids": f"not {what} of {attrs['collection'].slug}/{attrs['language']}: {missing[:10]}"}
                 )
@@ -170,14 +169,41 @@ class RatingSerializer(serializers.ModelSerializer):
         ]
 
 
-EXPORT_PARAMETERS = [
-    query_param(
-        "table",
-        "ratings (one row per rating, the default) or paraphrases (one row per paraphrase).",
-        enum=list(exports.TABLES),
-    ),
-    query_param("file", "csv (the default) or json.", enum=list(exports.FORMATS)),
-]
+class ExportQuerySerializer(serializers.Serializer):
+    """The query parameters of a campaign's export."""
+
+    table = serializers.ChoiceField(
+        choices=list(exports.TABLES),
+        default="ratings",
+        help_text="ratings (one row per rating, the default), paraphrases (one row per paraphrase) or annotators.",
+        error_messages={"invalid_choice": f"{{input!r}} is not one of: {', '.join(exports.TABLES)}."},
+    )
+    file = serializers.ChoiceField(
+        choices=list(exports.FORMATS),
+        default="csv",
+        help_text="csv (the default) or json.",
+        error_messages={"invalid_choice": f"{{input!r}} is not one of: {', '.join(exports.FORMATS)}."},
+    )
+
+
+class ReportQuerySerializer(serializers.Serializer):
+    """The query parameters of a campaign's report."""
+
+    policy = serializers.SlugRelatedField(
+        slug_field="name",
+        queryset=FilterPolicy.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Name of a saved filter policy (default: nobody removed).",
+        error_messages={"does_not_exist": "No filter policy {value!r}."},
+    )
+
+
+def query(serializer_class: type[serializers.Serializer], request) -> dict:
+    """The validated query parameters of a detail action (a bad value is a 400 naming the parameter)."""
+    body = serializer_class(data=request.query_params)
+    body.is_valid(raise_exception=True)
+    return body.validated_data
 
 
 class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -199,7 +225,7 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(CampaignSerializer(self.get_queryset().get(pk=campaign.pk)).data, status=201)
 
     @extend_schema(
-        parameters=EXPORT_PARAMETERS,
+        parameters=[ExportQuerySerializer],
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="CSV with a header row."),
             (200, "application/json"): OpenApiResponse(
@@ -211,24 +237,18 @@ class CampaignViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def export(self, request, pk=None):
         """The campaign's raw ratings or paraphrases as a CSV or JSON download (streamed)."""
         campaign = self.get_object()
-        table = choice_param(request, "table", exports.TABLES) or "ratings"
-        fmt = choice_param(request, "file", exports.FORMATS) or "csv"
-        return exports.streaming_response(campaign, table, fmt)
+        params = query(ExportQuerySerializer, request)
+        return exports.streaming_response(campaign, params["table"], params["file"])
 
     @extend_schema(
-        parameters=[query_param("policy", "Name of a saved filter policy (default: nobody removed).")],
+        parameters=[ReportQuerySerializer],
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="The campaign report (see campaign_report).")},
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def report(self, request, pk=None):
         """Agreement, annotator reliability, the filter policy applied and the aggregates of the kept annotators."""
         campaign = self.get_object()
-        policy = None
-        if name := text_param(request, "policy"):
-            policy = FilterPolicy.objects.filter(name=name).first()
-            if policy is None:
-                raise ValidationError({"policy": f"No filter policy {name!r}."})
-        return Response(campaign_report(campaign, policy))
+        return Response(campaign_report(campaign, query(ReportQuerySerializer, request).get("policy")))
 
 
 class FilterPolicySerializer(serializers.ModelSerializer):
@@ -272,25 +292,30 @@ class FilterPolicyViewSet(mixins.ListModelMixin, mixins.CreateModelMixin, viewse
         serializer.save(created_by=self.request.user)
 
 
-@extend_schema_view(list=extend_schema(parameters=[query_param("campaign", "Id or slug of the campaign.")]))
+class RatingFilterSet(FilterSet):
+    campaign = TextFilter(method="filter_campaign", help_text="Id or slug of the campaign.")
+
+    def filter_campaign(self, queryset: QuerySet, name: str, campaign: str) -> QuerySet:
+        lookup = Q(item__campaign__slug=campaign)
+        if is_id(campaign):
+            lookup |= Q(item__campaign_id=int(campaign))
+        return queryset.filter(lookup)
+
+
 class RatingViewSet(viewsets.ReadOnlyModelViewSet):
     """Submitted ratings, oldest first (curators only)."""
 
     serializer_class = RatingSerializer
     permission_classes = [IsCurator]
+    filter_backends = [ListFilterBackend]
+    filterset_class = RatingFilterSet
 
     def get_queryset(self):
-        queryset = (
+        return (
             Rating.objects.select_related("item__campaign", "item__compound", "annotator")
             .prefetch_related(Prefetch("paraphrases", queryset=SuggestedParaphrase.objects.order_by("position")))
             .order_by("created_at", "id")
         )
-        if self.action == "list" and (campaign := text_param(self.request, "campaign")):
-            lookup = Q(item__campaign__slug=campaign)
-            if is_id(campaign):
-                lookup |= Q(item__campaign_id=int(campaign))
-            queryset = queryset.filter(lookup)
-        return queryset
 
 
 router = SimpleRouter()

@@ -12,8 +12,8 @@ from datasets.models import Compound, Sentence
 
 SCORE_CHOICES = [("", "–"), *((str(i), str(i)) for i in range(6))]
 CHECK_ROLE_CHOICES = [
-    (Item.TRAINING, "Practice item: before the real items, graded, with feedback"),
-    (Item.ATTENTION, "Attention check: among the real items, after every fifth"),
+    (Item.Role.TRAINING, "Practice item: before the real items, graded, with feedback"),
+    (Item.Role.ATTENTION, "Attention check: among the real items, after every fifth"),
 ]
 
 
@@ -63,9 +63,9 @@ class CheckItemForm(GoldForm):
         super().__init__(*args, **kwargs)
         self.fields["target"].queryset = check_targets(campaign)
         self.fields["target"].label_from_instance = target_label
-        self.fields["target"].label = "Sentence" if campaign.level == Campaign.TOKEN else "Compound"
+        self.fields["target"].label = "Sentence" if campaign.level == Campaign.Level.TOKEN else "Compound"
         self.fields["target"].help_text = (
-            f"Any {'sentence' if campaign.level == Campaign.TOKEN else 'compound'} in {campaign.language}; "
+            f"Any {'sentence' if campaign.level == Campaign.Level.TOKEN else 'compound'} in {campaign.language}; "
             "one of the campaign's own items becomes a check item if nobody was given it yet."
         )
 
@@ -80,7 +80,7 @@ class ItemPickForm(forms.Form):
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         ids = [target.pk for target in item_targets(campaign)]
-        model = Sentence if campaign.level == Campaign.TOKEN else Compound
+        model = Sentence if campaign.level == Campaign.Level.TOKEN else Compound
         queryset = model.objects.filter(pk__in=ids)
         if model is Sentence:
             queryset = queryset.select_related("compound__collection").order_by("compound__text", "slot", "id")

@@ -37,10 +37,10 @@ CONFIRM_ACTIONS = {
 ITEM_SCOPE_FIELDS = ("collection", "language", "level")
 RESERVED_SLUGS = {"new"}
 STATUS_ACTIONS = {
-    "open": Campaign.OPEN,
-    "pause": Campaign.PAUSED,
-    "close": Campaign.CLOSED,
-    "draft": Campaign.DRAFT,
+    "open": Campaign.Status.OPEN,
+    "pause": Campaign.Status.PAUSED,
+    "close": Campaign.Status.CLOSED,
+    "draft": Campaign.Status.DRAFT,
 }
 
 
@@ -232,9 +232,9 @@ def _confirmation(campaign: Campaign, action: str) -> dict:
         "action": action,
         "consequence": CONFIRM_ACTIONS[action],
         "working": Annotator.objects.filter(
-            campaign=campaign, consented_at__isnull=False, status=Annotator.ACTIVE
+            campaign=campaign, consented_at__isnull=False, status=Annotator.Status.ACTIVE
         ).count(),
         "reserved": Assignment.objects.filter(
-            item__campaign=campaign, status=Assignment.RESERVED, expires_at__gte=now
+            item__campaign=campaign, status=Assignment.Status.RESERVED, expires_at__gte=now
         ).count(),
     }

@@ -95,8 +95,8 @@ def campaigns_with_counts() -> QuerySet[Campaign]:
     return (
         Campaign.objects.select_related("collection")
         .annotate(
-            item_count=_count(Item.objects.filter(role=Item.REGULAR), "campaign"),
-            rating_count=_count(Rating.objects.filter(item__role=Item.REGULAR), "item__campaign"),
+            item_count=_count(Item.objects.filter(role=Item.Role.REGULAR), "campaign"),
+            rating_count=_count(Rating.objects.filter(item__role=Item.Role.REGULAR), "item__campaign"),
             annotator_count=_count(Annotator.objects.all(), "campaign"),
         )
         .order_by("-created_at", "id")
@@ -106,7 +106,7 @@ def campaigns_with_counts() -> QuerySet[Campaign]:
 def campaign_progress(campaign: Campaign) -> Progress:
     """Ratings on regular items against items × N (at most N count per item)."""
     counts = (
-        Item.objects.filter(campaign=campaign, role=Item.REGULAR)
+        Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR)
         .annotate(n=Count("ratings"))
         .values_list("n", flat=True)
     )
@@ -128,8 +128,8 @@ def item_progress(campaign: Campaign) -> list[dict]:
         {
             "item": item,
             "ratings": item.n,
-            "target": n if item.role == Item.REGULAR else None,
-            "progress": Progress(min(item.n, n), n) if item.role == Item.REGULAR else None,
+            "target": n if item.role == Item.Role.REGULAR else None,
+            "progress": Progress(min(item.n, n), n) if item.role == Item.Role.REGULAR else None,
         }
         for item in items
     ]
@@ -174,8 +174,8 @@ def worker_signals(frame: pd.DataFrame) -> dict:
     if frame.empty:
         return {}
     named = frame.rename(columns={"annotator_id": "annotator", "item_id": "item"})
-    regular = named[named["role"] == Item.REGULAR].astype({q: float for q in QUESTIONS})
-    attention = named[named["role"] == Item.ATTENTION]
+    regular = named[named["role"] == Item.Role.REGULAR].astype({q: float for q in QUESTIONS})
+    attention = named[named["role"] == Item.Role.ATTENTION]
     return quality.worker_signals(regular, attention)
 
 
@@ -191,9 +191,9 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
         own = by_annotator.get(annotator.id)
         if own is None:
             own = frame.iloc[0:0]
-        regular = own[own["role"] == Item.REGULAR] if not own.empty else own
-        training = own[own["role"] == Item.TRAINING] if not own.empty else own
-        attention = own[own["role"] == Item.ATTENTION] if not own.empty else own
+        regular = own[own["role"] == Item.Role.REGULAR] if not own.empty else own
+        training = own[own["role"] == Item.Role.TRAINING] if not own.empty else own
+        attention = own[own["role"] == Item.Role.ATTENTION] if not own.empty else own
         gold = float(training["correct"].mean()) if len(training) else None
         check = float(attention["correct"].mean()) if len(attention) else None
         flags, reasons = [], []
@@ -252,7 +252,7 @@ def recent_paraphrases(campaign: Campaign, limit: int = 50) -> list[SuggestedPar
 def campaign_dashboard(campaign: Campaign, now: datetime | None = None) -> Dashboard:
     now = now or timezone.now()
     frame = ratings_frame(campaign)
-    regular = frame[frame["role"] == Item.REGULAR] if not frame.empty else frame
+    regular = frame[frame["role"] == Item.Role.REGULAR] if not frame.empty else frame
     return Dashboard(
         campaign=campaign,
         overall=campaign_progress(campaign),

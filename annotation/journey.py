@@ -53,9 +53,9 @@ def campaign_counts(campaign: Campaign) -> CampaignCounts:
     if (counts := getattr(campaign, "_item_counts", None)) is None:
         counts = CampaignCounts(
             **Item.objects.filter(campaign=campaign).aggregate(
-                regular=Count("id", filter=Q(role=Item.REGULAR)),
-                training=Count("id", filter=Q(role=Item.TRAINING)),
-                attention=Count("id", filter=Q(role=Item.ATTENTION)),
+                regular=Count("id", filter=Q(role=Item.Role.REGULAR)),
+                training=Count("id", filter=Q(role=Item.Role.TRAINING)),
+                attention=Count("id", filter=Q(role=Item.Role.ATTENTION)),
             )
         )
         campaign._item_counts = counts
@@ -69,11 +69,11 @@ def progress(annotator: Annotator) -> Progress:
     attention check after reading it only moves ``attention_shown``, which nothing reads afterwards.
     """
     if (done := getattr(annotator, "_progress", None)) is None:
-        submitted = Q(status=Assignment.SUBMITTED)
+        submitted = Q(status=Assignment.Status.SUBMITTED)
         counts = Assignment.objects.filter(annotator=annotator).aggregate(
-            rated=Count("id", filter=submitted & Q(item__role=Item.REGULAR)),
-            training_rated=Count("id", filter=submitted & Q(item__role=Item.TRAINING)),
-            attention_shown=Count("id", filter=Q(item__role=Item.ATTENTION)),
+            rated=Count("id", filter=submitted & Q(item__role=Item.Role.REGULAR)),
+            training_rated=Count("id", filter=submitted & Q(item__role=Item.Role.TRAINING)),
+            attention_shown=Count("id", filter=Q(item__role=Item.Role.ATTENTION)),
         )
         done = annotator._progress = Progress(**counts)
     return done
@@ -94,7 +94,7 @@ def has_open_items(annotator: Annotator) -> bool:
 
 def campaign_has_open_items(campaign: Campaign, annotator: Annotator | None = None) -> bool:
     """Whether some regular item (not seen by ``annotator``) has fewer than N ratings: else the study is full."""
-    items = Item.objects.filter(campaign=campaign, role=Item.REGULAR)
+    items = Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR)
     if annotator is not None:
         items = items.exclude(assignments__annotator=annotator)
     return items.annotate(rated=Count("ratings")).filter(rated__lt=campaign.ratings_per_item).exists()
@@ -127,7 +127,7 @@ def gold_checks(rating: Rating) -> dict[str, bool]:
 def training_result(annotator: Annotator, total: int) -> bool | None:
     """True or False once every practice item is answered (enough right or not), else None."""
     ratings = list(
-        Rating.objects.filter(annotator=annotator, item__role=Item.TRAINING).select_related("item__campaign")
+        Rating.objects.filter(annotator=annotator, item__role=Item.Role.TRAINING).select_related("item__campaign")
     )
     if len(ratings) < total:
         return None
@@ -138,9 +138,9 @@ def training_result(annotator: Annotator, total: int) -> bool | None:
 def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment | str:
     """The assignment to show now, ``WAIT``, or the name of the page that comes instead."""
     campaign = annotator.campaign
-    if annotator.status == Annotator.SCREENED_OUT:
+    if annotator.status == Annotator.Status.SCREENED_OUT:
         return "annotation:training_failed"
-    if annotator.status == Annotator.COMPLETED:
+    if annotator.status == Annotator.Status.COMPLETED:
         return "annotation:done"
     if annotator.consented_at is None:
         # A full campaign says so before anyone agrees to take part.
@@ -151,7 +151,7 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
     release_expired(campaign, now)
     counts = campaign_counts(campaign)
     if annotator.training_passed is None and counts.training:
-        if assignment := claim_check_item(annotator, Item.TRAINING, now):
+        if assignment := claim_check_item(annotator, Item.Role.TRAINING, now):
             return assignment
         passed = training_result(annotator, counts.training)
         end_training(annotator, bool(passed))
@@ -161,7 +161,7 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
     if (
         counts.attention
         and done.rated // ATTENTION_EVERY > done.attention_shown
-        and (check := claim_check_item(annotator, Item.ATTENTION, now))
+        and (check := claim_check_item(annotator, Item.Role.ATTENTION, now))
     ):
         return check
     if assignment := claim_new_item(annotator, now):
@@ -180,7 +180,7 @@ def pace(campaign: Campaign) -> timing.Pace:
     if found is None:
         seconds = (
             Rating.objects.filter(
-                item__campaign=campaign, item__role=Item.REGULAR, annotator__simulated=False, seconds__isnull=False
+                item__campaign=campaign, item__role=Item.Role.REGULAR, annotator__simulated=False, seconds__isnull=False
             )
             .order_by("-id")
             .values_list("seconds", flat=True)[:PACE_SAMPLE]

@@ -22,16 +22,21 @@ def completion_code() -> str:
 class Campaign(models.Model):
     """A set of items to rate, N ratings each, by crowd workers or local accounts."""
 
-    TOKEN, TYPE = "token", "type"
-    LEVEL_CHOICES = [(TOKEN, "Token level: one sentence per item"), (TYPE, "Type level: a compound with its sentences")]
-    DRAFT, OPEN, PAUSED, CLOSED = "draft", "open", "paused", "closed"
-    STATUS_CHOICES = [(DRAFT, "Draft"), (OPEN, "Open"), (PAUSED, "Paused"), (CLOSED, "Closed")]
+    class Level(models.TextChoices):
+        TOKEN = "token", "Token level: one sentence per item"
+        TYPE = "type", "Type level: a compound with its sentences"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        OPEN = "open", "Open"
+        PAUSED = "paused", "Paused"
+        CLOSED = "closed", "Closed"
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=60, unique=True)
     collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="campaigns")
     language = models.CharField(max_length=8)
-    level = models.CharField(max_length=5, choices=LEVEL_CHOICES, default=TOKEN)
+    level = models.CharField(max_length=5, choices=Level.choices, default=Level.TOKEN)
     ratings_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
     seed = models.PositiveIntegerField(default=0, help_text="Seed of the item order and tie-breaks.")
     max_items_per_annotator = models.PositiveIntegerField(null=True, blank=True)
@@ -69,7 +74,7 @@ class Campaign(models.Model):
         blank=True,
         help_text="Where screened-out workers go, e.g. https://app.prolific.com/submissions/complete?cc=CODE.",
     )
-    status = models.CharField(max_length=6, choices=STATUS_CHOICES, default=DRAFT, db_index=True)
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.DRAFT, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -108,13 +113,15 @@ CAMPAIGN_SETTINGS = (
 class Item(models.Model):
     """One thing to rate: a sentence (token level) or a compound (type level)."""
 
-    REGULAR, TRAINING, ATTENTION = "regular", "training", "attention"
-    ROLE_CHOICES = [(REGULAR, "Regular"), (TRAINING, "Training (gold, with feedback)"), (ATTENTION, "Attention check")]
+    class Role(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        TRAINING = "training", "Training (gold, with feedback)"
+        ATTENTION = "attention", "Attention check"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="items")
     compound = models.ForeignKey(Compound, on_delete=models.PROTECT, related_name="+")
     sentence = models.ForeignKey(Sentence, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    role = models.CharField(max_length=9, choices=ROLE_CHOICES, default=REGULAR)
+    role = models.CharField(max_length=9, choices=Role.choices, default=Role.REGULAR)
     order_key = models.PositiveIntegerField(help_text="Seeded random position: the tie-break among equals.")
     taken = models.PositiveSmallIntegerField(default=0, help_text="Submitted ratings plus live reservations.")
     gold_compound = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
@@ -141,18 +148,20 @@ class Item(models.Model):
 class Annotator(models.Model):
     """A person taking part in one campaign: a local account or a crowd worker's external id."""
 
-    LOCAL, PROLIFIC, MTURK, GENERIC = "local", "prolific", "mturk", "generic"
-    PLATFORM_CHOICES = [(LOCAL, "Local account"), (PROLIFIC, "Prolific"), (MTURK, "MTurk"), (GENERIC, "Other")]
-    ACTIVE, COMPLETED, SCREENED_OUT = "active", "completed", "screened_out"
-    STATUS_CHOICES = [
-        (ACTIVE, "Taking part"),
-        (COMPLETED, "Completed (earned the completion code)"),
-        (SCREENED_OUT, "Screened out by the practice items"),
-    ]
+    class Platform(models.TextChoices):
+        LOCAL = "local", "Local account"
+        PROLIFIC = "prolific", "Prolific"
+        MTURK = "mturk", "MTurk"
+        GENERIC = "generic", "Other"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Taking part"
+        COMPLETED = "completed", "Completed (earned the completion code)"
+        SCREENED_OUT = "screened_out", "Screened out by the practice items"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    platform = models.CharField(max_length=8, choices=PLATFORM_CHOICES, default=LOCAL)
+    platform = models.CharField(max_length=8, choices=Platform.choices, default=Platform.LOCAL)
     external_id = models.CharField(max_length=200, blank=True)
     study_id = models.CharField(max_length=200, blank=True)
     session_id = models.CharField(max_length=200, blank=True)
@@ -160,7 +169,7 @@ class Annotator(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     training_passed = models.BooleanField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(max_length=12, choices=STATUS_CHOICES, default=ACTIVE, db_index=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     simulated = models.BooleanField(default=False, help_text="A simulated annotator (demo data), not a person.")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -183,13 +192,16 @@ class Annotator(models.Model):
 class Assignment(models.Model):
     """An item handed to an annotator; its token makes a submission idempotent."""
 
-    RESERVED, SUBMITTED, EXPIRED, SKIPPED = "reserved", "submitted", "expired", "skipped"
-    STATUS_CHOICES = [(RESERVED, "Reserved"), (SUBMITTED, "Submitted"), (EXPIRED, "Expired"), (SKIPPED, "Skipped")]
+    class Status(models.TextChoices):
+        RESERVED = "reserved", "Reserved"
+        SUBMITTED = "submitted", "Submitted"
+        EXPIRED = "expired", "Expired"
+        SKIPPED = "skipped", "Skipped"
 
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="assignments")
     annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="assignments")
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    status = models.CharField(max_length=9, choices=STATUS_CHOICES, default=RESERVED, db_index=True)
+    status = models.CharField(max_length=9, choices=Status.choices, default=Status.RESERVED, db_index=True)
     reserved_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(db_index=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
@@ -237,13 +249,13 @@ class Rating(models.Model):
 class Skip(models.Model):
     """An item the annotator passed over (e.g. does not know the expression); it went back to the pool."""
 
-    UNKNOWN_EXPRESSION = "unknown_expression"
-    REASON_CHOICES = [(UNKNOWN_EXPRESSION, "Does not know this expression")]
+    class Reason(models.TextChoices):
+        UNKNOWN_EXPRESSION = "unknown_expression", "Does not know this expression"
 
     assignment = models.OneToOneField(Assignment, on_delete=models.CASCADE, related_name="skip")
     item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="skips")
     annotator = models.ForeignKey(Annotator, on_delete=models.CASCADE, related_name="skips")
-    reason = models.CharField(max_length=20, choices=REASON_CHOICES, default=UNKNOWN_EXPRESSION)
+    reason = models.CharField(max_length=20, choices=Reason.choices, default=Reason.UNKNOWN_EXPRESSION)
     seconds = models.FloatField(null=True, blank=True, help_text="Time from reservation to the skip.")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -19,7 +19,7 @@ FILES = {
     "prolific.csv": ("text/csv; charset=utf-8", reconciliation.prolific_csv),
     "mturk.csv": ("text/csv; charset=utf-8", reconciliation.mturk_csv),
 }
-PAID_PLATFORMS = (Annotator.PROLIFIC, Annotator.MTURK, Annotator.GENERIC)
+PAID_PLATFORMS = (Annotator.Platform.PROLIFIC, Annotator.Platform.MTURK, Annotator.Platform.GENERIC)
 
 
 def workers(campaign: Campaign) -> list[reconciliation.Worker]:
@@ -37,7 +37,7 @@ def workers(campaign: Campaign) -> list[reconciliation.Worker]:
                 session_id=annotator.session_id,
                 assignment_id=annotator.assignment_id,
                 completed=annotator.completed_at is not None,
-                screened_out=annotator.status == Annotator.SCREENED_OUT or annotator.training_passed is False,
+                screened_out=annotator.status == Annotator.Status.SCREENED_OUT or annotator.training_passed is False,
                 items_done=row.items_done,
                 flags=tuple(row.quality_flags),
             )
@@ -57,7 +57,7 @@ def payment_file(campaign: Campaign, name: str) -> tuple[str, str]:
 
 def prolific_studies(campaign: Campaign) -> list[str]:
     """The Prolific study ids the campaign's workers came from."""
-    ids = Annotator.objects.filter(campaign=campaign, platform=Annotator.PROLIFIC).exclude(study_id="")
+    ids = Annotator.objects.filter(campaign=campaign, platform=Annotator.Platform.PROLIFIC).exclude(study_id="")
     return sorted(s for s in set(ids.values_list("study_id", flat=True)) if reconciliation.valid_id(s))
 
 

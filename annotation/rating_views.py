@@ -60,8 +60,8 @@ def rating_context(campaign: Campaign, annotator: Annotator, assignment: Assignm
         "training_done": done.training_rated,
         "training_total": counts.training,
         "remaining": steps.remaining_estimate(campaign, counts, done),
-        "can_skip": item.role == Item.REGULAR,
-        "skip_reason": Skip.UNKNOWN_EXPRESSION,
+        "can_skip": item.role == Item.Role.REGULAR,
+        "skip_reason": Skip.Reason.UNKNOWN_EXPRESSION,
         "practice": steps.practice_rule(campaign, counts),
         "examples": cached_examples(campaign),
     }
@@ -103,7 +103,7 @@ def submit(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> Ht
         messages.warning(request, reason)
         return redirect("annotation:rate", slug=campaign.slug)
     rating = outcome.rating
-    if rating.item.role == Item.TRAINING:
+    if rating.item.role == Item.Role.TRAINING:
         return redirect("annotation:feedback", slug=campaign.slug, token=rating.assignment.token)
     return redirect("annotation:rate", slug=campaign.slug)
 
@@ -122,7 +122,7 @@ def skip_or_show_errors(
         messages.warning(request, f"{reason} Here is your current item.")
         return redirect("annotation:rate", slug=campaign.slug)
     if "skip" in request.POST:
-        outcome = skip_item(annotator, token, Skip.UNKNOWN_EXPRESSION)
+        outcome = skip_item(annotator, token, Skip.Reason.UNKNOWN_EXPRESSION)
         if outcome.errors:
             messages.warning(request, outcome.errors["token"])
         else:
@@ -139,7 +139,7 @@ def feedback(request: HttpRequest, campaign: Campaign, annotator: Annotator, tok
         Rating.objects.select_related("item__campaign", "item__compound", "item__sentence"),
         assignment__token=token,
         annotator=annotator,
-        item__role=Item.TRAINING,
+        item__role=Item.Role.TRAINING,
     )
     checks = steps.gold_checks(rating)
     item = rating.item
@@ -162,7 +162,7 @@ def feedback(request: HttpRequest, campaign: Campaign, annotator: Annotator, tok
 def end_page(request: HttpRequest, template: str, campaign: Campaign, annotator: Annotator, context: dict):
     """An end page; an MTurk worker's ends with a form that posts the assignment to MTurk (and the CSP allows it)."""
     submit_url = request.session.get(mturk_session_key(campaign.slug))
-    mturk = annotator.platform == Annotator.MTURK and submit_url and annotator.assignment_id
+    mturk = annotator.platform == Annotator.Platform.MTURK and submit_url and annotator.assignment_id
     if mturk:
         context["mturk"] = {"url": submit_url, "assignment_id": annotator.assignment_id}
     response = render(request, template, {"campaign": campaign, "annotator": annotator} | context)
@@ -174,10 +174,10 @@ def end_page(request: HttpRequest, template: str, campaign: Campaign, annotator:
 @journey(after_close=True)
 def training_failed(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> HttpResponse:
     """Screened out by the practice items: the campaign's screen-out code or return path, never the completion code."""
-    if annotator.status != Annotator.SCREENED_OUT:
+    if annotator.status != Annotator.Status.SCREENED_OUT:
         return redirect("annotation:rate", slug=campaign.slug)
     url = campaign.screen_out_url
-    if not url and campaign.screen_out_code and annotator.platform == Annotator.PROLIFIC:
+    if not url and campaign.screen_out_code and annotator.platform == Annotator.Platform.PROLIFIC:
         url = prolific_completion_url(campaign.screen_out_code)
     return end_page(request, "annotation/training_failed.html", campaign, annotator, {"return_url": url})
 
@@ -185,13 +185,13 @@ def training_failed(request: HttpRequest, campaign: Campaign, annotator: Annotat
 @journey(after_close=True)
 def full(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> HttpResponse:
     """No item is left for this worker: say so and give the platform's return path (never the completion code)."""
-    if annotator.status != Annotator.ACTIVE or steps.has_open_items(annotator):
+    if annotator.status != Annotator.Status.ACTIVE or steps.has_open_items(annotator):
         return redirect("annotation:rate", slug=campaign.slug)
     return render(request, "annotation/full.html", steps.full_context(campaign, annotator.platform))
 
 
 @journey(after_close=True)
 def done(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> HttpResponse:
-    if annotator.status != Annotator.COMPLETED:
+    if annotator.status != Annotator.Status.COMPLETED:
         return redirect("annotation:rate", slug=campaign.slug)
     return end_page(request, "annotation/done.html", campaign, annotator, {"rated": steps.progress(annotator).rated})

@@ -15,7 +15,7 @@ from annotation.models import Campaign, Item, QualityPolicy, WorkedExample
 from datasets.models import Compound, Sentence
 from datasets.vocabulary import NATURALISTIC
 
-CHECK_ROLES = (Item.TRAINING, Item.ATTENTION)
+CHECK_ROLES = (Item.Role.TRAINING, Item.Role.ATTENTION)
 GOLD_FIELDS = ("gold_head", "gold_modifier", "gold_compound")
 
 
@@ -54,7 +54,7 @@ def item_compound_texts(campaign: Campaign) -> set[str]:
 
 def check_targets(campaign: Campaign):
     """What a check item may show: naturalistic sentences (token level) or compounds (type level) of the language."""
-    if campaign.level == Campaign.TOKEN:
+    if campaign.level == Campaign.Level.TOKEN:
         return (
             Sentence.objects.filter(compound__language=campaign.language, kind=NATURALISTIC, available=True)
             .exclude(text="")
@@ -68,12 +68,12 @@ def add_check_item(campaign: Campaign, target: Sentence | Compound, role: str, g
     """A practice or attention item with its gold answers; a regular item nobody was given yet may become one."""
     if role not in CHECK_ROLES:
         raise SetupError(f"not a check role: {role!r}")
-    lookup = {"sentence": target} if campaign.level == Campaign.TOKEN else {"compound": target, "sentence": None}
+    lookup = {"sentence": target} if campaign.level == Campaign.Level.TOKEN else {"compound": target, "sentence": None}
     with transaction.atomic():
         Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
         item = Item.objects.filter(campaign=campaign, **lookup).first()
         if item is not None:
-            if item.role != Item.REGULAR:
+            if item.role != Item.Role.REGULAR:
                 raise SetupError(f"{item.compound.text} is already a {item.get_role_display().lower()} item.")
             if item.assignments.exists():
                 raise SetupError(f"{item.compound.text} was already given to workers as an item to rate.")
@@ -82,7 +82,7 @@ def add_check_item(campaign: Campaign, target: Sentence | Compound, role: str, g
             (item,) = add_items(campaign, [target], role=role)
         for name in GOLD_FIELDS:
             setattr(item, name, gold.get(name))
-        item.feedback = feedback if role == Item.TRAINING else ""
+        item.feedback = feedback if role == Item.Role.TRAINING else ""
         item.save(update_fields=["role", *GOLD_FIELDS, "feedback"])
     return item
 
@@ -90,7 +90,7 @@ def add_check_item(campaign: Campaign, target: Sentence | Compound, role: str, g
 def update_check_item(item: Item, gold: dict, feedback: str = "") -> Item:
     for name in GOLD_FIELDS:
         setattr(item, name, gold.get(name))
-    item.feedback = feedback if item.role == Item.TRAINING else ""
+    item.feedback = feedback if item.role == Item.Role.TRAINING else ""
     item.save(update_fields=[*GOLD_FIELDS, "feedback"])
     return item
 

@@ -154,7 +154,9 @@ def items_pick(request: HttpRequest, slug: str) -> HttpResponse:
         Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
         # Another curator may have added some meanwhile: only what is still missing.
         missing = {target.pk for target in item_targets(campaign)}
-        items = add_items(campaign, [t for t in form.cleaned_data["targets"] if t.pk in missing], role=Item.REGULAR)
+        items = add_items(
+            campaign, [t for t in form.cleaned_data["targets"] if t.pk in missing], role=Item.Role.REGULAR
+        )
     messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
     return redirect("curator:dashboard", slug=campaign.slug)
 

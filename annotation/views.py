@@ -25,9 +25,9 @@ from annotation.study_setup import instruction_examples
 
 # Query parameters of a crowd link, per platform: external id, then study/session/assignment ids.
 CROWD_PARAMETERS = [
-    (Annotator.PROLIFIC, "PROLIFIC_PID", {"study_id": "STUDY_ID", "session_id": "SESSION_ID"}),
-    (Annotator.MTURK, "workerId", {"assignment_id": "assignmentId", "study_id": "hitId"}),
-    (Annotator.GENERIC, "worker_id", {"study_id": "study_id", "session_id": "session_id"}),
+    (Annotator.Platform.PROLIFIC, "PROLIFIC_PID", {"study_id": "STUDY_ID", "session_id": "SESSION_ID"}),
+    (Annotator.Platform.MTURK, "workerId", {"assignment_id": "assignmentId", "study_id": "hitId"}),
+    (Annotator.Platform.GENERIC, "worker_id", {"study_id": "study_id", "session_id": "session_id"}),
 ]
 # Carried from the link to the consent form too: where an MTurk worker's browser submits the HIT.
 MTURK_SUBMIT_PARAMETER = "turkSubmitTo"
@@ -50,9 +50,9 @@ def unavailable(request: HttpRequest, campaign: Campaign | None, title: str, tex
 
 def closed_response(request: HttpRequest, campaign: Campaign) -> HttpResponse | None:
     """The page for a campaign that does not take annotations now, or None when it is open."""
-    if campaign.status == Campaign.OPEN:
+    if campaign.status == Campaign.Status.OPEN:
         return None
-    if campaign.status == Campaign.CLOSED:
+    if campaign.status == Campaign.Status.CLOSED:
         return unavailable(
             request, campaign, "This study has ended", "It no longer accepts answers. Thank you for your interest.", 410
         )
@@ -108,7 +108,7 @@ def framed_by_mturk(response: HttpResponse) -> HttpResponse:
 def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, *args, **kwargs) -> HttpResponse:
     campaign = get_object_or_404(Campaign, slug=slug)
     annotator = current_annotator(request, campaign)
-    finished = annotator is not None and annotator.status != Annotator.ACTIVE
+    finished = annotator is not None and annotator.status != Annotator.Status.ACTIVE
     if not (after_close and finished) and (response := closed_response(request, campaign)):
         return response
     if annotator is None:
@@ -187,7 +187,7 @@ def _start(request: HttpRequest, slug: str, params) -> HttpResponse:
         if same and known.consented_at is not None:
             return redirect("annotation:rate", slug=campaign.slug)
         if not steps.campaign_has_open_items(campaign):
-            return full_page(request, campaign, identity[0] if identity else Annotator.LOCAL)
+            return full_page(request, campaign, identity[0] if identity else Annotator.Platform.LOCAL)
         return consent_page(request, campaign, params)
     if "agree" not in request.POST:
         return consent_page(
@@ -196,7 +196,9 @@ def _start(request: HttpRequest, slug: str, params) -> HttpResponse:
     if identity:
         platform, external_id, ids = identity
         annotator = enter_campaign(campaign, platform=platform, external_id=external_id, **ids)
-        if platform == Annotator.MTURK and (submit_url := mturk_submit_url(params.get(MTURK_SUBMIT_PARAMETER, ""))):
+        if platform == Annotator.Platform.MTURK and (
+            submit_url := mturk_submit_url(params.get(MTURK_SUBMIT_PARAMETER, ""))
+        ):
             request.session[mturk_session_key(campaign.slug)] = submit_url
     else:
         annotator = enter_campaign(campaign, user=request.user)

@@ -1,13 +1,13 @@
 """API of the variants (/api/variants/): read them and decide on them (approve, reject, edit, reset), curators only.
 
-The filters are the dataset API's (datasets/api/views.py); every decision goes through
+The filters share the dataset API's compound scope (datasets/api/filters.py); every decision goes through
 ``building.curation``, which records who decided what and when (``VariantChange``).
 """
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -16,55 +16,42 @@ from rest_framework.response import Response
 from building import curation
 from building import serializers as building_serializers
 from building.models import VariantChange
+from core.filters import BooleanFilter, ChoiceFilter, IdFilter, ListFilterBackend
 from core.permissions import IsCurator
 from datasets import vocabulary
-from datasets.api.params import bool_param, choice_param, id_param, query_param
-from datasets.api.views import COLLECTION, COMPOUND, LANGUAGE, SENTENCE_ORDER, filter_by_compound
+from datasets.api.filters import CompoundScopeFilterSet, compound_filter
+from datasets.api.views import SENTENCE_ORDER
 from datasets.models import Variant
 
 VARIANT_ORDER = [f"sentence__{field}" for field in SENTENCE_ORDER] + ["kind", "rank", "isolated"]
-VARIANT_KINDS = [kind for kind, _ in vocabulary.VARIANT_KIND_CHOICES]
-VARIANT_STATUSES = [status for status, _ in vocabulary.VARIANT_STATUS_CHOICES]
 
 
-@extend_schema_view(
-    list=extend_schema(
-        parameters=[
-            COLLECTION,
-            LANGUAGE,
-            COMPOUND,
-            query_param("sentence", "Id of the sentence.", OpenApiTypes.INT),
-            query_param("kind", "Variant (probe) kind.", enum=VARIANT_KINDS),
-            query_param("status", "Curation status.", enum=VARIANT_STATUSES),
-            query_param(
-                "flagged",
-                "true: variants with flags (agreement, plural, article, capital); false: variants without.",
-                OpenApiTypes.BOOL,
-            ),
-        ]
+class VariantFilterSet(CompoundScopeFilterSet):
+    compound_path = "sentence__compound"
+
+    compound = compound_filter()
+    sentence = IdFilter(field_name="sentence_id", help_text="Id of the sentence.")
+    kind = ChoiceFilter(choices=vocabulary.VARIANT_KIND_CHOICES, help_text="Variant (probe) kind.")
+    status = ChoiceFilter(choices=vocabulary.VARIANT_STATUS_CHOICES, help_text="Curation status.")
+    flagged = BooleanFilter(
+        method="filter_flagged",
+        help_text="true: variants with flags (agreement, plural, article, capital); false: variants without.",
     )
-)
+
+    def filter_flagged(self, queryset: QuerySet, name: str, flagged: bool) -> QuerySet:
+        return queryset.exclude(flags=[]) if flagged else queryset.filter(flags=[])
+
+
 class VariantViewSet(viewsets.ReadOnlyModelViewSet):
     """Minimal-pair variants of sentences: the compound replaced by something else; curators read and decide on them."""
 
     permission_classes = [IsCurator]
-
     serializer_class = building_serializers.VariantSerializer
+    filter_backends = [ListFilterBackend]
+    filterset_class = VariantFilterSet
 
     def get_queryset(self):
-        queryset = Variant.objects.select_related("sentence__compound__collection").order_by(*VARIANT_ORDER)
-        if self.action != "list":
-            return queryset
-        queryset = filter_by_compound(queryset, self.request, "sentence__compound")
-        if (sentence := id_param(self.request, "sentence")) is not None:
-            queryset = queryset.filter(sentence_id=sentence)
-        if kind := choice_param(self.request, "kind", VARIANT_KINDS):
-            queryset = queryset.filter(kind=kind)
-        if status := choice_param(self.request, "status", VARIANT_STATUSES):
-            queryset = queryset.filter(status=status)
-        if (flagged := bool_param(self.request, "flagged")) is not None:
-            queryset = queryset.exclude(flags=[]) if flagged else queryset.filter(flags=[])
-        return queryset
+        return Variant.objects.select_related("sentence__compound__collection").order_by(*VARIANT_ORDER)
 
     def _decided(self, variant: Variant) -> Response:
         """The variant as the action left it; who decided and when are in its changes."""

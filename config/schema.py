@@ -8,6 +8,7 @@ body in an unknown format and 429 when rate-limited; each is listed where it can
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import is_serializer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -47,8 +48,9 @@ class WorkbenchAutoSchema(AutoSchema):
 
     def _error_codes(self) -> list[str]:
         codes = ["429"]
-        takes_query = any(
-            isinstance(p, OpenApiParameter) and p.location == OpenApiParameter.QUERY
+        # A list's filters (its FilterSet) or a serializer of query parameters validate what they read.
+        takes_query = bool(self._get_filter_parameters()) or any(
+            is_serializer(p) or (isinstance(p, OpenApiParameter) and p.location == OpenApiParameter.QUERY)
             for p in self.get_override_parameters()
         )
         if self.method not in SAFE_METHODS or takes_query:

@@ -8,6 +8,7 @@ run and its errors (``probing.exposure``): the views put ``internals`` in the se
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django_filters import FilterSet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
@@ -15,8 +16,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.response import Response
 
+from core.filters import ChoiceFilter, ListFilterBackend, TextFilter
 from core.permissions import IsCurator, is_curator
-from datasets.api.params import choice_param, query_param, text_param
 from probing.actions import SHARD_SIZE, ProbeError, cancel_run, register_model
 from probing.exposure import public_model, public_progress, public_run
 from probing.models import EmbeddingModel, ProbeRun
@@ -146,7 +147,6 @@ class ProbeRunCreateSerializer(serializers.Serializer):
 
 
 RUN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The run id.")
-RUN_STATUSES = [status for status, _ in ProbeRun.STATUS_CHOICES]
 NAME = OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.PATH, description="The model's name.")
 
 
@@ -180,31 +180,25 @@ class EmbeddingModelViewSet(
         return Response(self.get_serializer(model).data, status=status.HTTP_201_CREATED)
 
 
+class ProbeRunFilterSet(FilterSet):
+    status = ChoiceFilter(choices=ProbeRun.STATUS_CHOICES, help_text="The run's status.")
+    model = TextFilter(field_name="model__name", help_text="A model's name.")
+    release = TextFilter(field_name="release__version", help_text="A release's version.")
+
+
 @extend_schema_view(
-    list=extend_schema(
-        description="Probe runs, newest first.",
-        parameters=[
-            query_param("status", "The run's status.", enum=RUN_STATUSES),
-            query_param("model", "A model's name."),
-            query_param("release", "A release's version."),
-        ],
-    ),
+    list=extend_schema(description="Probe runs, newest first."),
     retrieve=extend_schema(parameters=[RUN_ID], description="One run with its progress, provenance and report."),
 )
 class ProbeRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Probe runs: one release × model × config, computed shard by shard on Celery workers."""
 
+    filter_backends = [ListFilterBackend]
+    filterset_class = ProbeRunFilterSet
+
     def get_queryset(self):
         runs = ProbeRun.objects.select_related("release", "model", "created_by")
-        if self.action == "list":
-            runs = runs.defer("report", "provenance")
-            if value := choice_param(self.request, "status", RUN_STATUSES):
-                runs = runs.filter(status=value)
-            if value := text_param(self.request, "model"):
-                runs = runs.filter(model__name=value)
-            if value := text_param(self.request, "release"):
-                runs = runs.filter(release__version=value)
-        return runs
+        return runs.defer("report", "provenance") if self.action == "list" else runs
 
     def get_serializer_class(self):
         if self.action == "create":

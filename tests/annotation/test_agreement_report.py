@@ -33,7 +33,7 @@ def test_identical_raters_give_alpha_one():
     call_command("create_demo_campaigns", stdout=StringIO())
     campaign = Campaign.objects.get(slug="demo-type")
     for name in ("ana", "bo", "cy"):
-        annotator = enter_campaign(campaign, platform=Annotator.GENERIC, external_id=name)
+        annotator = enter_campaign(campaign, platform=Annotator.Platform.GENERIC, external_id=name)
         while assignment := claim_next_item(annotator):
             score = int(assignment.item.compound.type_score or 0) % 6
             submit_rating(annotator, str(assignment.token), Answers(score, score, score))

@@ -27,7 +27,7 @@ def make_campaign(n: int = 2, items: int = 4, **options) -> Campaign:
         language="en",
         ratings_per_item=n,
         seed=7,
-        status=Campaign.OPEN,
+        status=Campaign.Status.OPEN,
         **options,
     )
     sentences = list(Sentence.objects.filter(compound__language="en", kind="naturalistic").order_by("id")[:items])
@@ -36,7 +36,7 @@ def make_campaign(n: int = 2, items: int = 4, **options) -> Campaign:
 
 
 def crowd(campaign: Campaign, worker: str) -> Annotator:
-    return enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=worker)
+    return enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id=worker)
 
 
 @pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_an_abandoned_reservation_is_released_after_the_timeout():
     taken_over = claim_next_item(crowd(campaign, "waiting"), now=later)
     assert taken_over is not None and taken_over.item_id == left.item_id
     left.refresh_from_db()
-    assert left.status == Assignment.EXPIRED
+    assert left.status == Assignment.Status.EXPIRED
     # The leaver comes back too late: the item has its one rating's worth of reservation elsewhere.
     outcome = submit_rating(left.annotator, str(left.token), ANSWERS, now=later)
     assert outcome.rating is None and "given to someone else" in outcome.errors["token"]

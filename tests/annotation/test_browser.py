@@ -78,9 +78,9 @@ def test_a_crowd_worker_rates_three_items_with_the_keyboard(live_server, page):
     assert annotator.training_passed is True and annotator.completed_at is not None
     for token, digits, paraphrases in expected:
         rating = Rating.objects.get(assignment__token=token)
-        assert rating.item.role == Item.REGULAR
+        assert rating.item.role == Item.Role.REGULAR
         assert [rating.head_score, rating.modifier_score, rating.compound_score] == digits
         assert [p.text for p in rating.paraphrases.all()] == paraphrases
     assert Rating.objects.filter(annotator=annotator).count() == 4
     assert Path(ARTIFACTS / "rating-page.png").stat().st_size > 0
-    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.OPEN
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.OPEN

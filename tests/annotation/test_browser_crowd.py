@@ -140,7 +140,7 @@ def test_throwaway_ids_cannot_make_the_next_person_finish_without_work(live_serv
     assert "completion code" not in device.content().lower() and "C0DE42" not in device.content()
     assert device.locator('meta[http-equiv="refresh"]').count() == 1
     real = Annotator.objects.get(external_id="real-person")
-    assert real.status == Annotator.ACTIVE and real.completed_at is None
+    assert real.status == Annotator.Status.ACTIVE and real.completed_at is None
 
     # The throwaway ids' reservations time out: the waiting page's own retry hands an item over.
     Assignment.objects.filter(annotator__external_id__startswith="throwaway").update(
@@ -155,7 +155,7 @@ def test_throwaway_ids_cannot_make_the_next_person_finish_without_work(live_serv
 def test_a_full_study_says_so_before_consent_and_gives_no_code(live_server, device):
     campaign = make_campaign(regular=1, full_url="https://app.prolific.com/submissions/return-full")
     Campaign.objects.filter(pk=campaign.pk).update(ratings_per_item=1)
-    first = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="first")
+    first = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="first")
     submit_rating(first, str(claim_next_item(first).token), Answers(1, 2, 3))
 
     device.goto(f"{live_server.url}/annotate/{campaign.slug}/start/?PROLIFIC_PID=late&STUDY_ID=s&SESSION_ID=1")
@@ -183,14 +183,14 @@ def test_a_screened_out_worker_gets_the_screen_out_code_and_is_recorded_so(live_
     assert link == "https://app.prolific.com/submissions/complete?cc=SCR33N"
     assert "C0DE42" not in device.content()
     annotator = Annotator.objects.get(external_id="screened")
-    assert (annotator.status, annotator.completed_at) == (Annotator.SCREENED_OUT, None)
+    assert (annotator.status, annotator.completed_at) == (Annotator.Status.SCREENED_OUT, None)
 
 
 def test_the_consent_page_states_the_measured_time(live_server, device):
     campaign = make_campaign(regular=12, expected_seconds_per_item=10)
     Campaign.objects.filter(pk=campaign.pk).update(ratings_per_item=20)
     for i in range(10):
-        annotator = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=f"earlier-{i}")
+        annotator = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id=f"earlier-{i}")
         assignment = claim_next_item(annotator)
         submit_rating(
             annotator, str(assignment.token), Answers(1, 1, 1), now=assignment.reserved_at + timedelta(seconds=50)
@@ -216,14 +216,14 @@ def test_dont_know_skips_the_item_for_good_and_the_instructions_open_without_los
     submit_and_wait(device, "#skip-item")
     assert "will not be shown that item again" in device.locator("#messages").inner_text()
     skip = Skip.objects.get()
-    assert (skip.item_id, skip.reason) == (item, Skip.UNKNOWN_EXPRESSION)
+    assert (skip.item_id, skip.reason) == (item, Skip.Reason.UNKNOWN_EXPRESSION)
     assert not Rating.objects.exists()
     assert Assignment.objects.get(token=token(device)).item_id != item
     choose(device, "1", "1", "1")
     device.locator("#submit-rating").click()
     device.wait_for_url("**/done/")
     mine = Assignment.objects.filter(annotator__external_id="skipper", item_id=item)
-    assert list(mine.values_list("status", flat=True)) == [Assignment.SKIPPED]  # never handed out again
+    assert list(mine.values_list("status", flat=True)) == [Assignment.Status.SKIPPED]  # never handed out again
 
 
 def test_the_phone_page_has_44_px_targets_and_no_sideways_scrolling(live_server, phone):

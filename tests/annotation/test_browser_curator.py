@@ -28,19 +28,19 @@ def test_pause_and_close_ask_before_they_act(live_server, page):
     page.get_by_role("button", name="Pause").click()
     page.wait_for_url(f"**/curate/{campaign.slug}/status/")
     assert page.locator("h1").inner_text() == "Pause Demo?"
-    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.OPEN
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.OPEN
     page.get_by_role("link", name="No, keep it open").click()
     page.wait_for_url(f"**/curate/{campaign.slug}/")
-    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.OPEN
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.OPEN
 
     page.get_by_role("button", name="Pause").click()
     page.get_by_role("button", name="Yes, pause the campaign").click()
     page.wait_for_url(f"**/curate/{campaign.slug}/")
     assert "Paused" in page.locator("h1").inner_text()
-    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.PAUSED
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.PAUSED
 
     page.get_by_role("button", name="Close").click()
     assert page.locator("h1").inner_text() == "Close Demo?"
     page.get_by_role("button", name="Yes, close the campaign").click()
     page.wait_for_url(f"**/curate/{campaign.slug}/")
-    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.CLOSED
+    assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.CLOSED

@@ -44,7 +44,7 @@ def test_a_curator_creates_a_token_campaign_with_every_available_sentence(curato
     assert response.status_code == 201, response.content
     assert response.json()["item_count"] == 8 * 3  # 8 idiomatic compounds, 3 naturalistic sentences each
     campaign = Campaign.objects.get(slug="idioms")
-    assert campaign.created_by == curator and campaign.status == Campaign.OPEN
+    assert campaign.created_by == curator and campaign.status == Campaign.Status.OPEN
     assert {i.compound.compositionality_class for i in campaign.items.select_related("compound")} == {"idiomatic"}
 
 

@@ -41,7 +41,7 @@ def make_campaign(n: int = 2, items: int = 3, **options) -> Campaign:
         language="en",
         ratings_per_item=n,
         seed=7,
-        status=Campaign.OPEN,
+        status=Campaign.Status.OPEN,
         **options,
     )
     sentences = Sentence.objects.filter(
@@ -98,7 +98,7 @@ def form_data(collection: Collection, **overrides) -> dict:
         "slug": "idioms-token",
         "collection": collection.pk,
         "language": "en",
-        "level": Campaign.TOKEN,
+        "level": Campaign.Level.TOKEN,
         "ratings_per_item": 3,
         "seed": 11,
         "max_items_per_annotator": "",
@@ -110,7 +110,7 @@ def form_data(collection: Collection, **overrides) -> dict:
         "completion_url": "https://app.prolific.com/submissions/complete?cc=ABC",
         "min_items_for_code": 1,
         "expected_seconds_per_item": 25,
-        "status": Campaign.DRAFT,
+        "status": Campaign.Status.DRAFT,
         "item_class": "",
     }
     return data | overrides
@@ -138,7 +138,7 @@ def test_creating_a_token_campaign_adds_the_naturalistic_available_sentences_of_
     )
     items = campaign.items.all()
     assert expected and {item.sentence_id for item in items} == expected
-    assert all(item.role == Item.REGULAR for item in items)
+    assert all(item.role == Item.Role.REGULAR for item in items)
     assert sorted(item.order_key for item in items) == list(range(len(expected)))
     assert campaign.created_by is not None and campaign.ratings_per_item == 3
     assert not items.filter(sentence__compound=beaver, sentence__slot=1).exists()
@@ -147,7 +147,7 @@ def test_creating_a_token_campaign_adds_the_naturalistic_available_sentences_of_
 def test_creating_a_type_campaign_adds_the_compounds(curator_client):
     collection = load_demo()
     curator_client.post(
-        reverse("curator:create"), form_data(collection, slug="types", level=Campaign.TYPE, language="pt")
+        reverse("curator:create"), form_data(collection, slug="types", level=Campaign.Level.TYPE, language="pt")
     )
     campaign = Campaign.objects.get(slug="types")
     compounds = set(Compound.objects.filter(collection=collection, language="pt").values_list("id", flat=True))
@@ -181,11 +181,11 @@ def test_adding_items_again_adds_only_the_missing_ones(curator_client):
 
 def test_editing_keeps_the_item_scope_once_there_are_items(curator_client):
     campaign = make_campaign()
-    data = form_data(campaign.collection, slug=campaign.slug, name="Renamed", language="pt", level=Campaign.TYPE)
+    data = form_data(campaign.collection, slug=campaign.slug, name="Renamed", language="pt", level=Campaign.Level.TYPE)
     response = curator_client.post(reverse("curator:edit", args=[campaign.slug]), data)
     assert response.status_code == 302
     campaign.refresh_from_db()
-    assert (campaign.name, campaign.language, campaign.level) == ("Renamed", "en", Campaign.TOKEN)
+    assert (campaign.name, campaign.language, campaign.level) == ("Renamed", "en", Campaign.Level.TOKEN)
     assert campaign.ratings_per_item == 3
     page = curator_client.get(reverse("curator:edit", args=[campaign.slug]))
     assert page.context["form"].fields["language"].disabled
@@ -194,7 +194,7 @@ def test_editing_keeps_the_item_scope_once_there_are_items(curator_client):
 @pytest.mark.parametrize(("action", "status"), [("pause", "paused"), ("close", "closed"), ("open", "open")])
 def test_status_changes_by_post(curator_client, action, status):
     campaign = make_campaign()
-    campaign.status = Campaign.DRAFT
+    campaign.status = Campaign.Status.DRAFT
     campaign.save()
     response = curator_client.post(
         reverse("curator:status", args=[campaign.slug]), {"action": action, "confirm": "yes"}
@@ -207,21 +207,21 @@ def test_status_changes_by_post(curator_client, action, status):
 @pytest.mark.parametrize("action", ["pause", "close"])
 def test_pause_and_close_ask_for_confirmation_first(curator_client, action):
     campaign = make_campaign()
-    rate_next(enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana"))
+    rate_next(enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana"))
     Annotator.objects.filter(campaign=campaign).update(consented_at=timezone.now())
     url = reverse("curator:status", args=[campaign.slug])
 
     response = curator_client.post(url, {"action": action})
     assert response.status_code == 200
     campaign.refresh_from_db()
-    assert campaign.status == Campaign.OPEN
+    assert campaign.status == Campaign.Status.OPEN
     html = response.content.decode()
     assert f"{action.capitalize()} Demo?" in html and "1 worker is taking part now" in html
     assert 'name="confirm" value="yes"' in html
 
     assert curator_client.post(url, {"action": action, "confirm": "yes"}).status_code == 302
     campaign.refresh_from_db()
-    assert campaign.status == {"pause": Campaign.PAUSED, "close": Campaign.CLOSED}[action]
+    assert campaign.status == {"pause": Campaign.Status.PAUSED, "close": Campaign.Status.CLOSED}[action]
 
 
 def test_status_needs_post_and_a_known_action(curator_client):
@@ -229,12 +229,12 @@ def test_status_needs_post_and_a_known_action(curator_client):
     assert curator_client.get(reverse("curator:status", args=[campaign.slug])).status_code == 405
     curator_client.post(reverse("curator:status", args=[campaign.slug]), {"action": "explode"})
     campaign.refresh_from_db()
-    assert campaign.status == Campaign.OPEN
+    assert campaign.status == Campaign.Status.OPEN
 
 
 def test_campaign_list_shows_progress(curator_client):
     campaign = make_campaign(n=2, items=2)
-    rate_next(enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana"))
+    rate_next(enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana"))
     response = curator_client.get(reverse("curator:campaigns"))
     assert response.status_code == 200
     [(listed, percent)] = response.context["rows"]
@@ -250,12 +250,14 @@ def rated_campaign():
     """Three regular items (N=2), two training and two attention items, four annotators."""
     campaign = make_campaign(n=2, items=3, gold_tolerance=1, training_pass_mark=0.8)
     extra = list(Sentence.objects.filter(compound__language="pt", compound__collection=campaign.collection)[:4])
-    training = add_items(campaign, extra[:2], role=Item.TRAINING)
-    attention = add_items(campaign, extra[2:], role=Item.ATTENTION)
+    training = add_items(campaign, extra[:2], role=Item.Role.TRAINING)
+    attention = add_items(campaign, extra[2:], role=Item.Role.ATTENTION)
     Item.objects.filter(pk__in=[i.pk for i in training]).update(gold_head=4, gold_modifier=4, gold_compound=4)
     Item.objects.filter(pk__in=[i.pk for i in attention]).update(gold_compound=0)
-    ana, bo, cy = (enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=w) for w in ("ana", "bo", "cy"))
-    di = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="di")
+    ana, bo, cy = (
+        enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id=w) for w in ("ana", "bo", "cy")
+    )
+    di = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="di")
     Annotator.objects.filter(pk=di.pk).update(training_passed=False)
     # ana: all right; bo: half the training wrong; cy: every attention check wrong.
     answer_check(ana, training[0], head=3, modifier=5, compound=4)
@@ -279,10 +281,10 @@ def rated_campaign():
 def test_dashboard_figures(rated_campaign):
     dashboard = campaign_dashboard(rated_campaign)
     assert (dashboard.overall.ratings, dashboard.overall.target) == (5, 6)
-    regular = [row for row in dashboard.items if row["item"].role == Item.REGULAR]
+    regular = [row for row in dashboard.items if row["item"].role == Item.Role.REGULAR]
     assert sorted(row["ratings"] for row in regular) == [1, 2, 2]
     assert sorted(row["progress"].fraction for row in regular) == [0.5, 1.0, 1.0]
-    assert [row["ratings"] for row in dashboard.items if row["item"].role == Item.TRAINING] == [2, 2]
+    assert [row["ratings"] for row in dashboard.items if row["item"].role == Item.Role.TRAINING] == [2, 2]
     assert dashboard.median_seconds == pytest.approx(40, abs=0.5)
     rows = {row.external_id: row for row in dashboard.annotators}
     assert {name: row.items_done for name, row in rows.items()} == {"ana": 2, "bo": 1, "cy": 2, "di": 0}
@@ -318,8 +320,8 @@ def test_ratings_per_hour_covers_the_last_24_hours(rated_campaign):
     assert buckets[-1]["hour"] == datetime(2026, 3, 2, 12, tzinfo=UTC)
     counts = [bucket["ratings"] for bucket in buckets]
     # The first ten ratings are the training and attention checks: not counted, the pace is about regular items.
-    assert {r.item.role for r in ratings[:10]} == {Item.TRAINING, Item.ATTENTION}
-    assert {r.item.role for r in ratings[10:]} == {Item.REGULAR}
+    assert {r.item.role for r in ratings[:10]} == {Item.Role.TRAINING, Item.Role.ATTENTION}
+    assert {r.item.role for r in ratings[10:]} == {Item.Role.REGULAR}
     assert counts[-1] == 0 and counts[-4] == 3 and counts[0] == 1
     assert sum(counts) == 4
 

@@ -27,14 +27,14 @@ def curator_client(client):
 def campaigns():
     """A campaign with four ratings (some with paraphrases) and another with one of its own."""
     campaign = make_campaign(n=2, items=2)
-    ana = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana")
+    ana = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana")
     local = enter_campaign(campaign, user=make_user("annotator"))
     rate_next(ana, head=1, modifier=2, compound=3, paraphrases=["keen person", 'worker; "busy", <b>'])
     rate_next(ana, head=4, modifier=5, compound=0)
     rate_next(local, seconds=25, paraphrases=["enthusiast"])
     rate_next(local)
     other = make_campaign(n=1, items=1)
-    rate_next(enter_campaign(other, platform=Annotator.MTURK, external_id="zed"), paraphrases=["elsewhere"])
+    rate_next(enter_campaign(other, platform=Annotator.Platform.MTURK, external_id="zed"), paraphrases=["elsewhere"])
     return campaign, other
 
 

@@ -102,7 +102,7 @@ def test_squatters_make_the_next_worker_wait_and_their_reservations_expire():
     assert '<meta http-equiv="refresh" content="15">' in html
     assert "C0DE42" not in html
     annotator = Annotator.objects.get(external_id="real-person")
-    assert annotator.status == Annotator.ACTIVE and annotator.completed_at is None
+    assert annotator.status == Annotator.Status.ACTIVE and annotator.completed_at is None
     assert real.get(url("done", campaign)).url == url("rate", campaign)  # no code by typing the address
     # The squatters' reservations time out; the next retry hands an item over.
     Assignment.objects.filter(annotator__external_id__startswith="throwaway").update(
@@ -112,15 +112,15 @@ def test_squatters_make_the_next_worker_wait_and_their_reservations_expire():
     assert page.status_code == 200 and "assignment" in page.context
     assert set(
         Assignment.objects.filter(annotator__external_id__startswith="throwaway").values_list("status", flat=True)
-    ) == {Assignment.EXPIRED}
+    ) == {Assignment.Status.EXPIRED}
 
 
 def test_one_live_reservation_per_worker():
     campaign = make_campaign(regular=3)
-    annotator = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="w")
+    annotator = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="w")
     held = claim_next_item(annotator)
     assert claim_next_item(annotator).pk == held.pk
-    other = campaign.items.exclude(pk=held.item_id).filter(role=Item.REGULAR).first()
+    other = campaign.items.exclude(pk=held.item_id).filter(role=Item.Role.REGULAR).first()
     with pytest.raises(IntegrityError), transaction.atomic():
         Assignment.objects.create(item=other, annotator=annotator, expires_at=held.expires_at)
 
@@ -138,16 +138,16 @@ def test_the_code_needs_the_campaigns_minimum_of_ratings():
     html = response.content.decode()
     assert response.redirect_chain[-1][0] == url("full", campaign)
     assert "This study is full" in html and "C0DE42" not in html
-    assert Annotator.objects.get(external_id="late").status == Annotator.ACTIVE
+    assert Annotator.objects.get(external_id="late").status == Annotator.Status.ACTIVE
     done = early.get(url("rate", campaign), follow=True)
     assert done.redirect_chain[-1][0] == url("done", campaign) and "C0DE42" in done.content.decode()
-    assert Annotator.objects.get(external_id="early").status == Annotator.COMPLETED
+    assert Annotator.objects.get(external_id="early").status == Annotator.Status.COMPLETED
 
 
 def test_a_full_campaign_says_so_before_consent_and_gives_no_code(client):
     campaign = make_campaign(regular=1, full_url="https://app.prolific.com/submissions/return")
     Campaign.objects.filter(pk=campaign.pk).update(ratings_per_item=1)
-    someone = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="first")
+    someone = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="first")
     assignment = claim_next_item(someone)
     submit_rating(someone, str(assignment.token), Answers(1, 2, 3))
     page = client.get(url("start", campaign), PROLIFIC)
@@ -205,7 +205,7 @@ def test_a_forged_turk_submit_address_is_ignored(client):
 
 
 def rate_in(campaign: Campaign, pid: str, seconds: float, simulated: bool = False) -> None:
-    annotator = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=pid)
+    annotator = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id=pid)
     Annotator.objects.filter(pk=annotator.pk).update(simulated=simulated)
     assignment = claim_next_item(annotator)
     later = assignment.reserved_at + timedelta(seconds=seconds)
@@ -268,7 +268,7 @@ def test_practice_items_cannot_be_skipped(client):
     campaign = make_campaign(regular=1, training=1)
     enter(client, campaign)
     page = client.get(url("rate", campaign))
-    assert page.context["item"].role == Item.TRAINING and 'id="skip-item"' not in page.content.decode()
+    assert page.context["item"].role == Item.Role.TRAINING and 'id="skip-item"' not in page.content.decode()
     token = str(page.context["assignment"].token)
     client.post(url("rate", campaign), {"token": token, "skip": "unknown_expression"})
     assert not Skip.objects.exists()
@@ -306,3 +306,4 @@ def test_mturk_may_show_the_journey_in_its_iframe_and_no_one_else_may(client):
     enter(other, campaign, PROLIFIC)
     prolific = other.get(url("rate", campaign))
     assert frame_ancestors(prolific) == "'none'" and prolific["X-Frame-Options"] == "DENY"
+

@@ -23,11 +23,13 @@ ANA, SPEEDER, SCREENED, GONE = (f"5f{'0' * 21}{i}" for i in range(1, 5))
 
 
 def prolific(campaign, pid: str, session: str) -> Annotator:
-    return enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id=pid, study_id="study1", session_id=session)
+    return enter_campaign(
+        campaign, platform=Annotator.Platform.PROLIFIC, external_id=pid, study_id="study1", session_id=session
+    )
 
 
 def finished(annotator: Annotator) -> None:
-    Annotator.objects.filter(pk=annotator.pk).update(completed_at=timezone.now(), status=Annotator.COMPLETED)
+    Annotator.objects.filter(pk=annotator.pk).update(completed_at=timezone.now(), status=Annotator.Status.COMPLETED)
 
 
 @pytest.fixture
@@ -37,9 +39,9 @@ def campaign():
     ana, speeder = prolific(campaign, ANA, "sub1"), prolific(campaign, SPEEDER, "sub2")
     screened, gone = prolific(campaign, SCREENED, "sub3"), prolific(campaign, GONE, "sub4")
     turk = enter_campaign(
-        campaign, platform=Annotator.MTURK, external_id="A1WORKER", study_id="3HIT", assignment_id="3ASSIGN"
+        campaign, platform=Annotator.Platform.MTURK, external_id="A1WORKER", study_id="3HIT", assignment_id="3ASSIGN"
     )
-    simulated = enter_campaign(campaign, platform=Annotator.GENERIC, external_id="sim-01")
+    simulated = enter_campaign(campaign, platform=Annotator.Platform.GENERIC, external_id="sim-01")
     Annotator.objects.filter(pk=simulated.pk).update(simulated=True)
     local = enter_campaign(campaign, user=make_user("annotator"))
     for _ in range(3):
@@ -51,7 +53,7 @@ def campaign():
     rate_next(turk, seconds=20)
     for annotator in (ana, speeder, turk, simulated, local):
         finished(annotator)
-    Annotator.objects.filter(pk=screened.pk).update(training_passed=False, status=Annotator.SCREENED_OUT)
+    Annotator.objects.filter(pk=screened.pk).update(training_passed=False, status=Annotator.Status.SCREENED_OUT)
     return campaign
 
 

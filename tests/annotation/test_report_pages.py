@@ -40,7 +40,7 @@ def test_campaign_report_is_for_curators_only(client, demo):
 
 
 def test_campaign_report_page_renders_charts_and_highlights_removed_annotators(curator_client, demo):
-    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.OPEN)
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.Status.OPEN)
     response = curator_client.get(report_url(demo) + "?policy=rho>=0.2")
     assert response.status_code == 200
     html = response.content.decode()
@@ -53,7 +53,7 @@ def test_campaign_report_page_renders_charts_and_highlights_removed_annotators(c
 
 
 def test_a_closed_campaign_does_not_refresh_and_unknown_policies_404(curator_client, demo):
-    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.CLOSED)
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.Status.CLOSED)
     html = curator_client.get(report_url(demo)).content.decode()
     assert 'http-equiv="refresh"' not in html
     assert curator_client.get(report_url(demo) + "?policy=nope").status_code == 404

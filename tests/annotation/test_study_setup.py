@@ -50,7 +50,7 @@ def test_a_practice_item_made_in_the_curator_pages_is_what_a_worker_practises_on
     owl = demo_sentence("night owl")
     response = add_check(curator_client, campaign, owl, feedback="A night owl is a person who stays up late.")
     assert response.status_code == 302 and response["Location"] == reverse("curator:checks", args=[campaign.slug])
-    item = campaign.items.get(role=Item.TRAINING)
+    item = campaign.items.get(role=Item.Role.TRAINING)
     assert (item.sentence_id, item.gold_head, item.gold_modifier, item.gold_compound) == (owl.pk, 0, 4, 1)
     page = curator_client.get(reverse("curator:checks", args=[campaign.slug])).content.decode()
     assert "night owl" in page and "A night owl is a person who stays up late." in page
@@ -70,7 +70,7 @@ def test_an_attention_check_has_gold_but_no_feedback_and_its_gold_can_be_changed
     campaign = make_campaign(n=2, items=2)
     response = add_check(curator_client, campaign, demo_sentence("swimming pool"), role="attention", feedback="ignored")
     assert response.status_code == 302
-    item = campaign.items.get(role=Item.ATTENTION)
+    item = campaign.items.get(role=Item.Role.ATTENTION)
     assert item.feedback == ""
     edit = reverse("curator:check_edit", args=[campaign.slug, item.pk])
     assert curator_client.get(edit).status_code == 200
@@ -86,7 +86,7 @@ def test_a_check_item_needs_an_expected_answer(curator_client):
     )
     assert response.status_code == 400
     assert "Give at least one expected answer" in response.content.decode()
-    assert not campaign.items.exclude(role=Item.REGULAR).exists()
+    assert not campaign.items.exclude(role=Item.Role.REGULAR).exists()
 
 
 def test_an_unrated_regular_item_may_become_a_check_item_but_not_one_already_handed_out(curator_client):
@@ -94,27 +94,27 @@ def test_an_unrated_regular_item_may_become_a_check_item_but_not_one_already_han
     first, second = campaign.items.order_by("order_key")
     assert add_check(curator_client, campaign, second.sentence).status_code == 302
     second.refresh_from_db()
-    assert second.role == Item.TRAINING and campaign.items.count() == 2
+    assert second.role == Item.Role.TRAINING and campaign.items.count() == 2
 
-    annotator = enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana")
+    annotator = enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana")
     assert claim_next_item(annotator).item == first
     response = add_check(curator_client, campaign, first.sentence)
     assert response.status_code == 400
     assert "was already given to workers" in response.content.decode()
     first.refresh_from_db()
-    assert first.role == Item.REGULAR
+    assert first.role == Item.Role.REGULAR
 
 
 def test_an_answered_check_item_stays(curator_client):
     campaign = make_campaign(n=2, items=2)
     add_check(curator_client, campaign, demo_sentence("night owl"))
     add_check(curator_client, campaign, demo_sentence("swimming pool"), role="attention")
-    practice, attention = campaign.items.get(role=Item.TRAINING), campaign.items.get(role=Item.ATTENTION)
-    answer_check(enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana"), practice)
+    practice, attention = campaign.items.get(role=Item.Role.TRAINING), campaign.items.get(role=Item.Role.ATTENTION)
+    answer_check(enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana"), practice)
 
     curator_client.post(reverse("curator:check_remove", args=[campaign.slug, practice.pk]))
     curator_client.post(reverse("curator:check_remove", args=[campaign.slug, attention.pk]))
-    assert list(campaign.items.exclude(role=Item.REGULAR)) == [practice]
+    assert list(campaign.items.exclude(role=Item.Role.REGULAR)) == [practice]
 
 
 def test_worked_examples_are_the_campaigns_own_and_never_about_its_items(curator_client, client_factory):
@@ -198,4 +198,4 @@ def test_items_are_chosen_one_by_one(curator_client):
 
     curator_client.post(reverse("curator:items_pick", args=[campaign.slug]), {"targets": [owl.pk, beaver.pk]})
     assert set(campaign.items.values_list("sentence_id", flat=True)) == {owl.pk, beaver.pk}
-    assert set(campaign.items.values_list("role", flat=True)) == {Item.REGULAR}
+    assert set(campaign.items.values_list("role", flat=True)) == {Item.Role.REGULAR}

@@ -26,7 +26,7 @@ def make_campaign(regular: int = 3, training: int = 0, attention: int = 0, **fie
         collection=collection,
         language="en",
         ratings_per_item=2,
-        status=Campaign.OPEN,
+        status=Campaign.Status.OPEN,
         completion_code="C0DE42",
         completion_url="https://app.prolific.com/submissions/complete?cc=C0DE42",
         **fields,
@@ -36,11 +36,11 @@ def make_campaign(regular: int = 3, training: int = 0, attention: int = 0, **fie
         compound = make_compound(f"night owl{i}", collection=collection, modifier="night", head=f"owl{i}")
         sentences.append(make_sentence(compound, f"My sister, a <b>{compound.text}</b>, reads until 3 am."))
     add_items(campaign, sentences[:regular])
-    for item in add_items(campaign, sentences[regular : regular + training], role=Item.TRAINING):
+    for item in add_items(campaign, sentences[regular : regular + training], role=Item.Role.TRAINING):
         item.gold_head, item.gold_modifier, item.gold_compound = 0, 4, 1
         item.feedback = "A night owl is a person, not a bird."
         item.save()
-    add_items(campaign, sentences[regular + training :], role=Item.ATTENTION)
+    add_items(campaign, sentences[regular + training :], role=Item.Role.ATTENTION)
     return campaign
 
 
@@ -93,7 +93,7 @@ def test_the_whole_journey_from_a_prolific_link_to_the_completion_code(client):
 
     # Training: one right, one wrong (pass mark 0.5), with feedback after each.
     page = client.get(url("rate", campaign))
-    assert page.context["item"].role == Item.TRAINING
+    assert page.context["item"].role == Item.Role.TRAINING
     token, response = rate(client, campaign)
     assert response.url == url("feedback", campaign, token=token)
     feedback = client.get(response.url).content.decode()
@@ -258,7 +258,7 @@ def test_the_completion_code_stays_visible_after_the_campaign_closes(client):
     consent(client, campaign)
     rate(client, campaign)
     assert client.get(url("rate", campaign)).url == url("done", campaign)
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.CLOSED)
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
     response = client.get(url("done", campaign))
     assert response.status_code == 200 and "C0DE42" in response.content.decode()
 
@@ -267,7 +267,12 @@ def test_the_completion_code_stays_visible_after_the_campaign_closes(client):
 def test_a_type_level_item_shows_the_compound_with_its_sentences(client):
     collection = make_collection("demo", "Demo")
     campaign = Campaign.objects.create(
-        name="Types", slug="types", collection=collection, language="en", level=Campaign.TYPE, status=Campaign.OPEN
+        name="Types",
+        slug="types",
+        collection=collection,
+        language="en",
+        level=Campaign.Level.TYPE,
+        status=Campaign.Status.OPEN,
     )
     compound = make_compound("eager beaver", collection=collection)
     for text in ("An eager beaver came.", "Two eager beaver fans.", "Not an eager beaver?"):

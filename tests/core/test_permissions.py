@@ -21,7 +21,7 @@ CURATOR_ROLES = {"curator", "staff", "admin"}
 @pytest.fixture
 def campaign():
     campaign = make_campaign(n=2, items=2)
-    rate_next(enter_campaign(campaign, platform=Annotator.PROLIFIC, external_id="ana"), paraphrases=["keen"])
+    rate_next(enter_campaign(campaign, platform=Annotator.Platform.PROLIFIC, external_id="ana"), paraphrases=["keen"])
     return campaign
 
 

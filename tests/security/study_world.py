@@ -28,7 +28,7 @@ def make_study_world() -> StudyWorld:
     review = make_review_compound("night owl")
     collection = review["compound"].collection
     campaign = Campaign.objects.create(
-        name="Study", slug="study", collection=collection, language="en", status=Campaign.OPEN
+        name="Study", slug="study", collection=collection, language="en", status=Campaign.Status.OPEN
     )
     add_items(campaign, [review["natural"]])
     other = Campaign.objects.create(name="Other", slug="other", collection=collection, language="en")

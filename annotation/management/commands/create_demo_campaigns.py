@@ -51,7 +51,7 @@ class Command(BaseCommand):
             token = self.token_campaign(collection)
             type_ = self.type_campaign(collection)
         for campaign in (token, type_):
-            counts = {role: campaign.items.filter(role=role).count() for role, _ in Item.ROLE_CHOICES}
+            counts = {role: campaign.items.filter(role=role).count() for role, _ in Item.Role.choices}
             self.stdout.write(
                 f"{campaign.slug}: {campaign.get_level_display()}, {campaign.get_status_display().lower()}, "
                 f"N={campaign.ratings_per_item}, items {counts}"
@@ -67,7 +67,7 @@ class Command(BaseCommand):
             "language": "en",
             "ratings_per_item": 5,
             "seed": 2011,
-            "status": Campaign.OPEN,
+            "status": Campaign.Status.OPEN,
             "instructions": INSTRUCTIONS,
             "consent_text": CONSENT,
             "completion_code": "DEMO" + slug.split("-")[-1].upper(),
@@ -76,7 +76,7 @@ class Command(BaseCommand):
 
     def token_campaign(self, collection: Collection) -> Campaign:
         campaign, created = self.campaign(
-            collection, "demo-token", name="Demo: literalness of compounds in context", level=Campaign.TOKEN
+            collection, "demo-token", name="Demo: literalness of compounds in context", level=Campaign.Level.TOKEN
         )
         if not created and campaign.items.exists():
             return campaign
@@ -88,10 +88,10 @@ class Command(BaseCommand):
         add_items(campaign, [s for key, s in by_key.items() if key not in checks])
         for text, slot, head, modifier, compound, feedback in TRAINING:
             if sentence := by_key.get((text, slot)):
-                self.check_item(campaign, sentence, Item.TRAINING, head, modifier, compound, feedback)
+                self.check_item(campaign, sentence, Item.Role.TRAINING, head, modifier, compound, feedback)
         text, slot, head, modifier, compound = ATTENTION
         if sentence := by_key.get((text, slot)):
-            self.check_item(campaign, sentence, Item.ATTENTION, head, modifier, compound, "")
+            self.check_item(campaign, sentence, Item.Role.ATTENTION, head, modifier, compound, "")
         return campaign
 
     def check_item(self, campaign, sentence, role, head, modifier, compound, feedback) -> None:
@@ -101,7 +101,7 @@ class Command(BaseCommand):
 
     def type_campaign(self, collection: Collection) -> Campaign:
         campaign, created = self.campaign(
-            collection, "demo-type", name="Demo: literalness of compounds (type level)", level=Campaign.TYPE
+            collection, "demo-type", name="Demo: literalness of compounds (type level)", level=Campaign.Level.TYPE
         )
         if created or not campaign.items.exists():
             add_items(campaign, list(Compound.objects.filter(collection=collection, language="en").order_by("key")))

@@ -28,7 +28,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if options["token_campaign"] or options["type_campaign"]:
             token, kind = (self.campaign(options[k]) for k in ("token_campaign", "type_campaign"))
-            if (token.level, kind.level) != (Campaign.TOKEN, Campaign.TYPE):
+            if (token.level, kind.level) != (Campaign.Level.TOKEN, Campaign.Level.TYPE):
                 raise CommandError("--token-campaign must be token level and --type-campaign type level")
             frame = collected_sentence_scores(token.pk, kind.pk)
             language = token.language
