@@ -306,4 +306,3 @@ def test_mturk_may_show_the_journey_in_its_iframe_and_no_one_else_may(client):
     enter(other, campaign, PROLIFIC)
     prolific = other.get(url("rate", campaign))
     assert frame_ancestors(prolific) == "'none'" and prolific["X-Frame-Options"] == "DENY"
-
