@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+from io import StringIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +97,7 @@ def main() -> None:
     data = Path(args.data).resolve()
     try:
         for command, (folder, *options) in IMPORTS:
-            call_command(command, str(data / folder), *options, verbosity=0)
+            call_command(command, str(data / folder), *options, stdout=StringIO(), stderr=StringIO())
         measure(args.top, args.runs)
     finally:
         if old is not None:

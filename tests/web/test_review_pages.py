@@ -242,6 +242,31 @@ def test_approve_all_unflagged_keeps_to_the_kind_filter(curator_client, data):
     assert VariantChange.objects.count() == 1
 
 
+def test_with_json_approve_all_unflagged_answers_with_the_rows_the_page_shows_and_audits_each(curator_client, data):
+    url = reverse("review_approve_unflagged", args=[data["compound"].pk]) + "?status=pending&page=1"
+    shown = [data["synonym"].pk, data["flagged"].pk]
+
+    response = curator_client.post(url, {"shown": shown}, HTTP_ACCEPT="application/json")
+
+    body = response.json()
+    assert body["approved"] == 4  # synonym, isolated, head and the neutral synonym; not the flagged one
+    assert sorted(body["rows"]) == sorted(str(pk) for pk in shown)
+    assert "approved by alice" in body["rows"][str(data["synonym"].pk)]
+    assert "status=pending" in body["rows"][str(data["flagged"].pk)]  # its forms come back to this view
+    audited = VariantChange.objects.filter(action="approve", user__username="alice")
+    assert set(audited.values_list("variant_id", flat=True)) == {
+        data[name].pk for name in ("synonym", "isolated", "head", "neutral_synonym")
+    }
+
+
+def test_an_action_without_javascript_comes_back_to_the_same_page_of_variants(curator_client, data):
+    variant = data["head"]
+
+    response = curator_client.post(action_url(variant, "approve", "status=pending&page=2"))
+
+    assert response["Location"] == review_url(data, status="pending", page=2) + f"#variant-{variant.pk}"
+
+
 def test_the_next_compound_link_skips_compounds_without_pending_variants(curator_client, alice, data):
     done = make_review_compound("fire brigade")
     for variant in Variant.objects.filter(sentence__compound=done["compound"], status=vocabulary.GENERATED):
