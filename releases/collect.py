@@ -208,7 +208,9 @@ def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[
     head_modifier_from_type: set[int] = set()
     for campaign in ordered:
         report = campaign_report(campaign, policy, save_run=False)
-        item_sentence = dict(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR).values_list("pk", "sentence_id"))
+        item_sentence = dict(
+            Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR).values_list("pk", "sentence_id")
+        )
         n_ratings: dict[str, int] = defaultdict(int)
         for row in report["items"]["rows"]:
             n_ratings[row["question"]] += row["n"] or 0
