@@ -51,8 +51,36 @@ class Completion:
     last: bool  # this shard completed the job: its caller finishes it
 
 
+def _pid_namespace() -> str:
+    """The inode of this process's PID namespace (two containers may share a host name, never this)."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return ""
+
+
 def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """host:pid:pid-namespace of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_pid_namespace()}"
+
+
+def process_gone(worker: str) -> bool:
+    """Whether ``worker`` names a process of this host and PID namespace that no longer exists.
+
+    A pool child killed by the kernel (out of memory) or a time limit has its message redelivered at
+    once (``reject_on_worker_lost``): that delivery, on the same machine, need not wait for the
+    heartbeat timeout. Anything unsure (another host, a reused or unknown pid) answers False.
+    """
+    host, pid, namespace = (worker.split(":") + ["", ""])[:3]
+    if host != socket.gethostname() or not pid.isdigit() or not namespace or namespace != _pid_namespace():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def job_model(shard_model: type[Shard]) -> type[Model]:
@@ -80,9 +108,9 @@ def claim_shard(
 ) -> Shard | None:
     """Take shard ``index`` of a job for this worker and mark the job running; None when there is nothing to do.
 
-    A pending shard, or a running one whose worker stopped beating, is claimed (attempts + 1); a
-    shard done or failed, a shard another worker is beating on, or any shard of a finished job is
-    not. The claim is one conditional UPDATE on the shard's own row: of two deliveries racing for
+    A pending shard, or a running one whose worker stopped beating (or is a process of this machine
+    that is gone: ``process_gone``), is claimed (attempts + 1); a shard done or failed, a shard
+    another worker is beating on, or any shard of a finished job is not. The claim is one conditional UPDATE on the shard's own row: of two deliveries racing for
     it, PostgreSQL re-checks the condition for the second after the first commits, and it finds
     the shard taken. ShardExhausted when the shard could be claimed but was ``max_attempts`` times.
     """
@@ -90,9 +118,12 @@ def claim_shard(
     if job is None or job["status"] in FINISHED:
         return None
     now = timezone.now()
-    claimable = shard_model.objects.filter(
-        Q(status=Shard.PENDING) | _stale_before(now), index=index, **_of_job(shard_model, job_id)
-    )
+    shard = shard_model.objects.filter(index=index, **_of_job(shard_model, job_id))
+    free = Q(status=Shard.PENDING) | _stale_before(now)
+    holder = shard.filter(status=Shard.RUNNING).values_list("worker", flat=True).first()
+    if holder and process_gone(holder):
+        free |= Q(status=Shard.RUNNING, worker=holder)
+    claimable = shard.filter(free)
     if max_attempts is not None:
         used = claimable.filter(attempts__gte=max_attempts).values_list("attempts", flat=True).first()
         if used is not None:

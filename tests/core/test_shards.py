@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from datetime import timedelta
 
@@ -26,6 +28,7 @@ from core.shards import (
     requeue_stale,
     resume_job,
     stale_shards,
+    worker_name,
 )
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +79,26 @@ def test_a_running_shard_whose_worker_stopped_beating_is_taken_over():
     assert claim_shard(BuildShard, job.pk, 0, worker="bob:2").attempts == 2
     assert claim_shard(BuildShard, job.pk, 1, worker="bob:2") is None  # still beating a little while ago
     assert claim_shard(BuildShard, job.pk, 2, worker="bob:2").worker == "bob:2"
+
+
+def test_a_shard_whose_worker_process_on_this_machine_is_gone_is_taken_over_at_once():
+    """A pool child killed by the kernel: its message comes back at once, its heartbeat is still fresh."""
+    job = make_job()
+    finished = subprocess.Popen([sys.executable, "-c", "pass"])
+    finished.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        here, namespace = worker_name().split(":")[0], worker_name().split(":")[2]
+        names = {0: f"{here}:{finished.pid}:{namespace}", 1: f"{here}:{alive.pid}:{namespace}"}
+        names[2] = f"elsewhere:{finished.pid}:{namespace}"
+        for index, name in names.items():
+            left_running(job, index, 1, worker=name)
+        assert claim_shard(BuildShard, job.pk, 0, worker="bob:2").attempts == 2
+        assert claim_shard(BuildShard, job.pk, 1, worker="bob:2") is None  # alive: it may still finish
+        assert claim_shard(BuildShard, job.pk, 2, worker="bob:2") is None  # another machine: wait for the timeout
+    finally:
+        alive.kill()
+        alive.wait()
 
 
 def test_done_shards_and_shards_of_finished_jobs_are_not_claimed():
