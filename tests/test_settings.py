@@ -280,6 +280,13 @@ def test_settings_refuse_a_model_folder_inside_the_uploads(tmp_path):
     assert "WORKBENCH_MODEL_DIRS" in result.stderr and "where uploads are kept" in result.stderr
 
 
+def test_settings_refuse_a_heartbeat_too_rare_for_its_timeout(tmp_path):
+    result = setup_django(tmp_path, SHARD_HEARTBEAT_TIMEOUT="60", SHARD_HEARTBEAT_EVERY="45")
+    assert result.returncode != 0
+    assert "SHARD_HEARTBEAT_EVERY=45 must be at most half of SHARD_HEARTBEAT_TIMEOUT=60" in result.stderr
+    assert setup_django(tmp_path, SHARD_HEARTBEAT_TIMEOUT="60", SHARD_HEARTBEAT_EVERY="30").returncode == 0
+
+
 def test_settings_refuse_an_unsupported_database_url(tmp_path):
     result = setup_django(tmp_path, DATABASE_URL="mysql://x")
     assert result.returncode != 0

@@ -23,9 +23,14 @@ from building.frequency_actions import (
     apply_frequency_table,
     count_corpus_chunk,
 )
-from building.jobs import cancel_build_job
+from building.jobs import BuildJobDone, cancel_build_job
 from building.models import BuildJob, BuildShard, FrequencyTable
-from building.tasks import count_corpus_chunk_task, requeue_stale_build_shards_task, start_corpus_count
+from building.tasks import (
+    count_corpus_chunk_task,
+    requeue_stale_build_shards_task,
+    resume_building_job,
+    start_corpus_count,
+)
 from datasets.models import Compound
 from tests.web.factories import make_compound
 
@@ -162,6 +167,23 @@ def test_a_chunk_left_running_by_a_killed_worker_is_requeued_and_counted_once(
     second.refresh_from_db()
     assert second.status == BuildJob.Status.DONE and second.done_parts == [0, 1, 2]
     assert FrequencyTable.objects.get(job=second).counts == table.counts
+
+
+def test_a_cancelled_job_resumes_with_its_remaining_chunks_only(
+    inline_worker, compounds, corpus, django_capture_on_commit_callbacks
+):
+    job = start_corpus_count(corpus, "en", "Toy", chunks=3, pool=False)
+    assert count_corpus_chunk(job.pk, 1) is True
+    assert cancel_build_job(job.pk)
+    counted_at = job.shards.get(index=1).finished_at
+    with django_capture_on_commit_callbacks(execute=True):
+        assert resume_building_job(job) == [0, 2]
+    job.refresh_from_db()
+    assert job.status == BuildJob.Status.DONE and job.done_parts == [0, 1, 2]
+    assert job.shards.get(index=1).finished_at == counted_at and job.shards.get(index=1).attempts == 1
+    assert FrequencyTable.objects.get(job=job).tokens == 600
+    with pytest.raises(BuildJobDone):
+        resume_building_job(job)
 
 
 def test_a_cancelled_job_leaves_its_remaining_chunks_undone(compounds, corpus):
