@@ -125,7 +125,7 @@ class Guard:
 
 
 def worker_journey(guard: Guard, origin: str, worker: str) -> None:
-    """A crowd worker's pages: consent, instructions, a practice item, then the items after it."""
+    """A crowd worker's pages: consent, instructions, practice items with their feedback, then what follows."""
     page = guard.page
     guard.visit(f"{origin}/annotate/demo-token/start/?PROLIFIC_PID={worker}&STUDY_ID=demo&SESSION_ID=1")
     page.locator("input[name=agree]").check()
@@ -135,6 +135,17 @@ def worker_journey(guard: Guard, origin: str, worker: str) -> None:
     guard.check("practice item")
     page.locator("details#instructions > summary").click()  # the instructions unfold inside the item
     guard.check("practice item with instructions")
+    # Answer 5 everywhere: right for the first practice item, wrong for the second, so the worker sees the
+    # feedback after each and then either the rated items or the end of the practice.
+    for answered in range(1, 4):
+        if not page.locator("#rate-form").count():
+            break
+        page.locator('fieldset[data-question] input[value="5"]').evaluate_all("els => els.forEach(e => e.click())")
+        page.locator("#submit-rating").click()
+        guard.check(f"after answer {answered}")
+        if page.get_by_role("link", name="Continue").count():
+            page.get_by_role("link", name="Continue").click()
+            guard.check(f"after feedback {answered}")
 
 
 @pytest.mark.usefixtures("transactional_db")
