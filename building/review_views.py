@@ -96,12 +96,12 @@ def page_links(compound: Compound, filters: VariantFilterForm, page: Page) -> di
     if page.has_next():
         links["next_url"] = review_url(compound.pk, filters.query(page=page.next_page_number()), "first-row")
     else:
-        links["next_url"] = links.get("next_compound_url", "")
+        links["next_url"] = links["next_compound_url"]
     if page.has_previous():
         number = page.previous_page_number()
         links["previous_url"] = review_url(compound.pk, filters.query(page=number if number > 1 else None), "last-row")
     else:
-        links["previous_url"] = links.get("previous_compound_url", "")
+        links["previous_url"] = links["previous_compound_url"]
     return links
 
 
@@ -127,6 +127,8 @@ def review_context(compound: Compound, filters: VariantFilterForm, page_number, 
         "counts": total_counts(sentences),
         "filters": filters,
         "filtered": bool(values),
+        # What the neighbouring compounds have: variants matching the filters, or pending ones.
+        "neighbours_have": "matching" if set(values) - {"sentence"} else "pending",
         "query": filters.query(page=page.number if page.number > 1 else None),
         "filter_query": filters.query(keep_sentence=False),
         "kind_label": dict(vocabulary.VARIANT_KIND_CHOICES).get(kind, ""),

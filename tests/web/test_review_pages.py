@@ -286,3 +286,14 @@ def test_the_compound_page_links_curators_to_the_review_page(client, alice, data
     assert link not in client.get(page).content.decode()
     client.force_login(alice)
     assert link in client.get(page).content.decode()
+
+
+def test_the_next_compound_button_says_what_the_next_compound_has(curator_client, data):
+    owl = make_review_compound("night owl")
+
+    narrowed = curator_client.get(review_url(data, sentence=data["natural"].pk)).content.decode()
+    approved = curator_client.get(review_url(data, status="approved")).content.decode()
+
+    assert "Next compound with pending variants: night owl" in narrowed
+    assert "Next compound with matching variants: night owl" in approved
+    assert reverse("review_compound", args=[owl["compound"].pk]) + "?status=approved#first-row" in approved
