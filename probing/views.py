@@ -164,10 +164,10 @@ def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def probe_run_figure(request: HttpRequest, pk: int, key: str, fmt: str) -> HttpResponse:
     """One figure of a run's report as a paper-ready file: SVG, PNG or PDF (matplotlib)."""
-    run = get_run(pk)
+    run = get_object_or_404(report_page.page_runs(), pk=pk)
     if fmt not in FIGURE_FORMATS:
         raise Http404(f"No figure format {fmt!r}: svg, png or pdf.")
-    data = report_page.figure_file(run.report or {}, key, fmt)
+    data = report_page.figure_file(report_page.page_report(run), key, fmt)
     if data is None:
         raise Http404(f"Run #{run.pk} has no figure {key!r}.")
     response = HttpResponse(data, content_type=FIGURE_FORMATS[fmt])
