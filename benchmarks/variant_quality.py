@@ -166,6 +166,7 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="Every compound (the full run).")
     parser.add_argument("--context-model", default="bundled:minilm", help='"none": rank by the lexicon alone.')
     parser.add_argument("--languages", default="en,pt")
+    parser.add_argument("--half", choices=["dev", "held-out", "both"], default="both", help="Generate one half only.")
     parser.add_argument("--dump", default="", help="Write each compound's generated and expert replacements (JSONL).")
     args = parser.parse_args()
     data = Path(args.data)
@@ -189,6 +190,7 @@ def main() -> None:
         derive_gold_synonyms(language=language)
         compounds = {compound_key(c.text): c for c in Compound.objects.filter(language=language)}
         split = chosen(split_halves(compounds), None if args.all else args.per_half)
+        split = {key: half for key, half in split.items() if args.half in ("both", half)}
         halves |= split
         picked = [compounds[key] for key in sorted(split)]
         started = time.perf_counter()
@@ -207,7 +209,7 @@ def main() -> None:
                 line["generated"]["random_freq"] = {"/".join(map(str, k)): v for k, v in made.random_freq.items()}
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
     report = {"context_model": context_model or None, "seconds_generation": round(seconds, 1), "halves": {}}
-    for half in ("dev", "held-out"):
+    for half in [h for h in ("dev", "held-out") if args.half in ("both", h)]:
         in_half = {key: g for key, g in generated.items() if halves.get(key) == half}
         figures = compare([r for r in rows if halves.get(r.key) == half], in_half, per_million)
         offensive = offensive_count(in_half.values(), lambda text, language: resources[language].offensive.blocks(text))

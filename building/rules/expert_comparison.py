@@ -300,9 +300,23 @@ def random_gaps(row: ExpertRow, generated: Generated, frequency: Frequency) -> t
     return zipf_gaps(made[0], made[1], row.language, frequency), expert
 
 
+def new_words(text: str, compound: str) -> str:
+    """The words of a replacement that are not the compound's own ("sex dud" for "sex bomb": "dud")."""
+    own = {fold(word) for word in re.split(r"[\s-]+", compound) if word}
+    return " ".join(word for word in re.split(r"[\s-]+", text) if word and fold(word) not in own)
+
+
 def offensive_count(generated: Iterable[Generated], blocks: Callable[[str, str], bool]) -> int:
-    """How many proposed replacements ``blocks(text, language)`` says are offensive."""
-    return sum(1 for g in generated for text in g.candidates if blocks(text, g.language))
+    """How many proposed replacements bring a word ``blocks(text, language)`` says is offensive.
+
+    A word kept from the compound ("sex" in "sex dud" for "sex bomb") is the dataset's, not a proposal.
+    """
+    return sum(
+        1
+        for g in generated
+        for text in g.candidates
+        if (new := new_words(text, g.compound)) and blocks(new, g.language)
+    )
 
 
 @dataclass

@@ -166,6 +166,11 @@ def test_offensive_count_counts_each_blocked_candidate():
     assert offensive_count([ABALO], lambda text, language: "merda" in text) == 1
 
 
+def test_a_word_kept_from_the_compound_is_not_counted_offensive():
+    sex_bomb = Generated(language="en", compound="sex bomb", candidates=("sex dud", "sex", "slut", "sex-slut"))
+    assert offensive_count([sex_bomb], lambda text, language: "sex" in text or "slut" in text) == 2
+
+
 def test_compare_gives_shares_and_counts_per_source_and_skips_compounds_not_generated():
     rows = [
         row(synonym="terremotos", head_synonym="trepidação", both="trepidação violenta"),
