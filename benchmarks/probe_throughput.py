@@ -104,7 +104,7 @@ def run_probes(version: str, config: dict | None = None, model: str = "minilm"):
         args += ["--config", json.dumps(config)]
     call_command(*args, stdout=out, stderr=err)
     run = ProbeRun.objects.get(pk=int(out.getvalue().strip()))
-    if run.status != ProbeRun.DONE:
+    if run.status != ProbeRun.Status.DONE:
         raise SystemExit(f"run {run.pk} {run.status}: {run.error}\n{err.getvalue()}")
     return run
 

@@ -78,7 +78,7 @@ def measure(args) -> dict:
     save_tiny_bert(folder, words_of(item.text for item in items), layers=args.layers)
     EmbeddingModel.objects.create(
         name="tiny-bert",
-        kind=EmbeddingModel.TRANSFORMER,
+        kind=EmbeddingModel.Kind.TRANSFORMER,
         source=str(folder),
         # The tiny BERT has 64 positions: a longer sentence is cut there, as max_length cuts a real model's.
         config={"batch_size": 64, "max_length": 64},

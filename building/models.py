@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from core.models import Shard
+from core.models import FINISHED, JobStatus, Shard
 from datasets.models import Variant, language_code_validator
 
 
@@ -73,12 +73,8 @@ class BuildJob(models.Model):
         GENERATE_VARIANTS = "generate_variants", "Generate variants"
         COUNT_CORPUS = "count_corpus", "Count a corpus"
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+    # The states of every sharded job (core.models), so that core.shards can move a job through them.
+    Status = JobStatus
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     language = models.CharField(max_length=8, blank=True)
@@ -111,7 +107,7 @@ class BuildJob(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED, self.Status.CANCELLED)
+        return self.status in FINISHED
 
 
 class BuildShard(Shard):

@@ -164,7 +164,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Choice sets that share a field name with another serializer's get their own component name.
-    "ENUM_NAME_OVERRIDES": {"ProbeRunStatusEnum": "probing.models.ProbeRun.STATUS_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {"ProbeRunStatusEnum": "probing.models.ProbeRun.Status"},
 }
 
 # Celery: Redis (or AMQP) when CELERY_BROKER_URL is set; otherwise an embedded broker in

@@ -69,7 +69,7 @@ def register_model(
     source: str,
     options: dict | None = None,
     config: dict | None = None,
-    queue: str = EmbeddingModel.CPU,
+    queue: str = EmbeddingModel.Queue.CPU,
     active: bool = True,
     run_on_publish: bool = False,
     notes: str = "",
@@ -320,7 +320,7 @@ def finish_run(run: ProbeRun) -> bool:
     """
     run = ProbeRun.objects.select_related("release", "model").get(pk=run.pk)
     shards = list(run.shards.order_by("index"))
-    if run.status != ProbeRun.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
+    if run.status != ProbeRun.Status.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
         return False
     try:
         report = build_report(run, shards)
@@ -330,8 +330,8 @@ def finish_run(run: ProbeRun) -> bool:
     finally:
         run_memo.forget(run.pk)
     provenance = {**run.provenance, "workers": _workers(shards)}
-    done = ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
-        status=ProbeRun.DONE, report=report, provenance=provenance, finished_at=timezone.now(), eta_seconds=0.0
+    done = ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.Status.RUNNING).update(
+        status=ProbeRun.Status.DONE, report=report, provenance=provenance, finished_at=timezone.now(), eta_seconds=0.0
     )
     return bool(done)
 
@@ -348,12 +348,12 @@ def _workers(shards: list[ProbeShard]) -> list[dict]:
 
 def fail_run(run_id: int, message: str) -> bool:
     """Mark a queued or running run failed with a message (a finished one is left as it is)."""
-    return finish_job(ProbeRun, run_id, ProbeRun.FAILED, error=message[:4000], eta_seconds=None)
+    return finish_job(ProbeRun, run_id, ProbeRun.Status.FAILED, error=message[:4000], eta_seconds=None)
 
 
 def cancel_run(run: ProbeRun) -> bool:
     """Stop a queued or running run: its remaining shard tasks exit without work."""
-    cancelled = finish_job(ProbeRun, run.pk, ProbeRun.CANCELLED, eta_seconds=None)
+    cancelled = finish_job(ProbeRun, run.pk, ProbeRun.Status.CANCELLED, eta_seconds=None)
     run.refresh_from_db()
     return cancelled
 
@@ -385,7 +385,7 @@ def run_inline(run: ProbeRun) -> ProbeRun:
     for index in run.shards.exclude(status=ProbeShard.DONE).order_by("index").values_list("index", flat=True):
         run_shard(run.pk, index)
     run.refresh_from_db()
-    if run.status == ProbeRun.RUNNING and run.shards_done >= run.shards_total:
+    if run.status == ProbeRun.Status.RUNNING and run.shards_done >= run.shards_total:
         finish_run(run)
         run.refresh_from_db()
     return run

@@ -181,7 +181,7 @@ class EmbeddingModelViewSet(
 
 
 class ProbeRunFilterSet(FilterSet):
-    status = ChoiceFilter(choices=ProbeRun.STATUS_CHOICES, help_text="The run's status.")
+    status = ChoiceFilter(choices=ProbeRun.Status.choices, help_text="The run's status.")
     model = TextFilter(field_name="model__name", help_text="A model's name.")
     release = TextFilter(field_name="release__version", help_text="A release's version.")
 

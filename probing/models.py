@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 
-from core.models import Shard
+from core.models import FINISHED, UNFINISHED, JobStatus, Shard
 from probing.embedding.base import KIND_CONFIG_DEFAULTS, EmbedConfig, bundled_minilm_path, merge_config
 from probing.embedding.network import ApiRules
 from probing.embedding.sources import LoadRules, RefusedSource, check_model, load_checked
@@ -48,27 +48,20 @@ def load_rules() -> LoadRules:
 class EmbeddingModel(models.Model):
     """A model that can be probed: how to load it (kind, source, options) and its default config."""
 
-    TRANSFORMER, SENTENCE_TRANSFORMERS, STATIC_VECTORS, INPUT_EMBEDDINGS, OPENAI, ELMO = (
-        "transformer",
-        "sentence_transformers",
-        "static_vectors",
-        "input_embeddings",
-        "openai",
-        "elmo",
-    )
-    KIND_CHOICES = [
-        (TRANSFORMER, "HuggingFace transformer (encoder or decoder)"),
-        (SENTENCE_TRANSFORMERS, "sentence-transformers pipeline"),
-        (STATIC_VECTORS, "Static word vectors (word2vec, GloVe)"),
-        (INPUT_EMBEDDINGS, "Input embedding table of a transformer"),
-        (OPENAI, "OpenAI embeddings API (sentence level only)"),
-        (ELMO, "ELMo (options.json + weights.hdf5)"),
-    ]
-    CPU, GPU = "cpu", "gpu"
-    QUEUE_CHOICES = [(CPU, "CPU workers"), (GPU, "GPU workers")]
+    class Kind(models.TextChoices):
+        TRANSFORMER = "transformer", "HuggingFace transformer (encoder or decoder)"
+        SENTENCE_TRANSFORMERS = "sentence_transformers", "sentence-transformers pipeline"
+        STATIC_VECTORS = "static_vectors", "Static word vectors (word2vec, GloVe)"
+        INPUT_EMBEDDINGS = "input_embeddings", "Input embedding table of a transformer"
+        OPENAI = "openai", "OpenAI embeddings API (sentence level only)"
+        ELMO = "elmo", "ELMo (options.json + weights.hdf5)"
+
+    class Queue(models.TextChoices):
+        CPU = "cpu", "CPU workers"
+        GPU = "gpu", "GPU workers"
 
     name = models.SlugField(max_length=100, unique=True)
-    kind = models.CharField(max_length=30, choices=KIND_CHOICES)
+    kind = models.CharField(max_length=30, choices=Kind.choices)
     source = models.CharField(
         max_length=500,
         help_text="A folder, a HuggingFace model folder, a gensim vectors file, an ELMo folder or weights file, "
@@ -80,7 +73,7 @@ class EmbeddingModel(models.Model):
     config = models.JSONField(
         default=dict, blank=True, help_text="Embedding config overrides (layers, dtype, max_length, batch_size…)."
     )
-    queue = models.CharField(max_length=3, choices=QUEUE_CHOICES, default=CPU)
+    queue = models.CharField(max_length=3, choices=Queue.choices, default=Queue.CPU)
     active = models.BooleanField(default=True, help_text="Probed every night on the newest release.")
     run_on_publish = models.BooleanField(default=False, help_text="Probed whenever a release is published.")
     notes = models.TextField(blank=True)
@@ -153,28 +146,22 @@ def resolve_config(data: dict):
 
 class ProbeRunQuerySet(models.QuerySet):
     def unfinished(self) -> ProbeRunQuerySet:
-        return self.filter(status__in=[ProbeRun.QUEUED, ProbeRun.RUNNING])
+        return self.filter(status__in=UNFINISHED)
 
 
 class ProbeRun(models.Model):
     """One release × model × config, measured shard by shard; its report and full provenance."""
 
-    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
-    STATUS_CHOICES = [
-        (QUEUED, "Queued"),
-        (RUNNING, "Running"),
-        (DONE, "Done"),
-        (FAILED, "Failed"),
-        (CANCELLED, "Cancelled"),
-    ]
-    FINISHED = (DONE, FAILED, CANCELLED)
+    # The states of every sharded job (core.models), so that core.shards can move a run through them.
+    Status = JobStatus
+    FINISHED = FINISHED
 
     # PROTECT: a run's numbers mean nothing without the release and the model they came from.
     release = models.ForeignKey("releases.Release", on_delete=models.PROTECT, related_name="probe_runs")
     model = models.ForeignKey(EmbeddingModel, on_delete=models.PROTECT, related_name="runs")
     config = models.JSONField(default=dict, help_text="The resolved EmbedConfig.")
     config_hash = models.CharField(max_length=64, db_index=True)
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=QUEUED, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     queue = models.CharField(max_length=50, help_text="The Celery queue its shards are sent to.")
     shard_size = models.PositiveIntegerField(default=20, help_text="Compounds per shard.")
     shards_total = models.PositiveIntegerField(default=0)
@@ -212,7 +199,7 @@ class ProbeRun(models.Model):
         """Shards and texts done so far (finished shards plus those in flight), and the time left."""
         in_flight = (
             self.shards.filter(status=ProbeShard.RUNNING).aggregate(n=models.Sum("texts_done"))["n"] or 0
-            if self.status == self.RUNNING
+            if self.status == self.Status.RUNNING
             else 0
         )
         texts_done = min(self.texts_embedded + self.texts_cached + in_flight, self.texts_total)

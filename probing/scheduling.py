@@ -29,7 +29,7 @@ def ensure_run(release: Release, model: EmbeddingModel) -> ProbeRun | None:
         # The model's row lock makes two schedulers firing at once start one run, not two.
         EmbeddingModel.objects.select_for_update().get(pk=model.pk)
         runs = ProbeRun.objects.filter(release=release, model=model, config_hash=config_hash(resolved))
-        if runs.exclude(status=ProbeRun.FAILED).exists():
+        if runs.exclude(status=ProbeRun.Status.FAILED).exists():
             return None
         try:
             return create_probe_run(release, model)

@@ -79,5 +79,5 @@ def tiny_bert(folder: Path) -> Path:
 
 
 def register_tiny_bert(folder: Path, name: str = "tiny-bert", **fields) -> EmbeddingModel:
-    defaults = {"kind": EmbeddingModel.TRANSFORMER, "source": str(tiny_bert(folder)), "config": {"batch_size": 8}}
+    defaults = {"kind": EmbeddingModel.Kind.TRANSFORMER, "source": str(tiny_bert(folder)), "config": {"batch_size": 8}}
     return EmbeddingModel.objects.create(name=name, **(defaults | fields))

@@ -26,7 +26,7 @@ def make_release(version: str = "1.0.0"):
 
 def make_model(name: str = "minilm", **fields) -> EmbeddingModel:
     """A registered model (the bundled MiniLM, "minilm", is registered by a migration already)."""
-    defaults = {"kind": EmbeddingModel.SENTENCE_TRANSFORMERS, "source": "bundled:minilm", "options": {}}
+    defaults = {"kind": EmbeddingModel.Kind.SENTENCE_TRANSFORMERS, "source": "bundled:minilm", "options": {}}
     return EmbeddingModel.objects.update_or_create(name=name, defaults=defaults | fields)[0]
 
 
@@ -106,20 +106,20 @@ def provenance(release, model: EmbeddingModel, config: dict) -> dict:
     }
 
 
-def make_run(release, model: EmbeddingModel, status: str = ProbeRun.DONE, report: dict | None = None, **fields):
+def make_run(release, model: EmbeddingModel, status: str = ProbeRun.Status.DONE, report: dict | None = None, **fields):
     """A run in ``status``; a done run gets ``make_report()`` unless ``report`` is given."""
     config = {"layers": [-4, -3, -2, -1], "batch_size": 32, "max_length": 512, "include_special_tokens": False}
     if report is None:
-        report = make_report() if status == ProbeRun.DONE else {}
+        report = make_report() if status == ProbeRun.Status.DONE else {}
     defaults = {
         "config": config,
         "config_hash": config_hash(config),
         "queue": "probe_cpu",
         "shards_total": 4,
-        "shards_done": 4 if status == ProbeRun.DONE else 0,
+        "shards_done": 4 if status == ProbeRun.Status.DONE else 0,
         "texts_total": 400,
-        "texts_embedded": 300 if status == ProbeRun.DONE else 0,
-        "texts_cached": 100 if status == ProbeRun.DONE else 0,
+        "texts_embedded": 300 if status == ProbeRun.Status.DONE else 0,
+        "texts_cached": 100 if status == ProbeRun.Status.DONE else 0,
         "report": report,
         "provenance": provenance(release, model, config),
     }

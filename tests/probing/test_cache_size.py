@@ -22,7 +22,7 @@ def test_a_float16_sweep_stores_the_bytes_cache_bytes_says(tmp_path):
 
     run = run_inline(create_probe_run(release, bert, config={"sweep": "all", "sweep_storage": "float16"}, shard_size=2))
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     probes = release_probes(release)
     expected = cache_bytes(probes.items(probes.compounds), dim=32, hidden_states=5, layer_dtype="float16")
     assert run.report["stats"]["cache_bytes"] == expected

@@ -42,7 +42,7 @@ def bert(tmp_path) -> str:
 def test_run_probes_inline_prints_the_run_id_and_probe_report_its_json(bert):
     out, err = run("run_probes", "--release", "1.0.0", "--model", bert, "--inline", "--shard-size", "2")
     run_id = int(out.strip())
-    assert ProbeRun.objects.get(pk=run_id).status == ProbeRun.DONE
+    assert ProbeRun.objects.get(pk=run_id).status == ProbeRun.Status.DONE
     assert f"run {run_id} done: shards 2/2" in err
 
     report = json.loads(run("probe_report", str(run_id), "--format", "json")[0])
@@ -80,7 +80,7 @@ def test_run_probes_without_a_worker_fails_clearly_when_waiting(bert, monkeypatc
     monkeypatch.setattr(run_probes, "POLL", 0.05)
     with pytest.raises(CommandError, match="no Celery worker consumes queue probe_cpu .*--inline; run \\d+ stays"):
         run("run_probes", "--model", bert, "--wait", "--timeout", "0.2")
-    assert ProbeRun.objects.get().status == ProbeRun.QUEUED
+    assert ProbeRun.objects.get().status == ProbeRun.Status.QUEUED
 
 
 @pytest.mark.parametrize(
@@ -113,4 +113,4 @@ def test_run_probes_inline_fails_the_run_with_the_reason_when_the_model_cannot_l
     EmbeddingModel.objects.create(name="missing", kind="transformer", source="/nowhere/bert")
     with pytest.raises(CommandError, match="probe run \\d+ failed: shard 0: .*nowhere"):
         run("run_probes", "--model", "missing", "--inline")
-    assert ProbeRun.objects.get().status == ProbeRun.FAILED
+    assert ProbeRun.objects.get().status == ProbeRun.Status.FAILED

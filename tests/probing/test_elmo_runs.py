@@ -28,7 +28,7 @@ def release():
 
 
 def test_register_model_takes_an_elmo_folder_and_defaults_to_its_three_layers(elmo_loadable):
-    model = register_model("elmo-tiny", EmbeddingModel.ELMO, str(elmo_loadable))
+    model = register_model("elmo-tiny", EmbeddingModel.Kind.ELMO, str(elmo_loadable))
 
     assert model.embed_config().layers == (0, 1, 2)
     assert model.load_backend().identity()["dim"] == 32
@@ -86,7 +86,7 @@ def test_a_probe_run_with_the_fixture_elmo_reports_the_cosines_of_its_vectors(cl
 
     run = run_inline(create_probe_run(release, model, shard_size=2))
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     report = run_report(run)
     provenance = report["provenance"]
     assert provenance["model_identity"]["weights_sha256"] == hashlib.sha256(weights.read_bytes()).hexdigest()

@@ -79,7 +79,7 @@ def test_bad_requests_say_what_is_wrong(bert, tmp_path):
         embed_text("--model", "tiny-bert", "--text", "eager beaver", "--layers", "9")
     vectors = tmp_path / "vectors.txt"
     vectors.write_text("2 3\neager 1 0 0\nbeaver 0 1 0\n")
-    EmbeddingModel.objects.create(name="glove", kind=EmbeddingModel.STATIC_VECTORS, source=str(vectors))
+    EmbeddingModel.objects.create(name="glove", kind=EmbeddingModel.Kind.STATIC_VECTORS, source=str(vectors))
     with pytest.raises(CommandError, match="no layers to sweep"):
         embed_text("--model", "glove", "--text", "eager beaver", "--layers", "all")
     static = embed_text("--model", "glove", "--text", "eager beaver", "--span", "6:12")

@@ -46,12 +46,12 @@ def test_a_run_on_the_public_portuguese_ncimp_alone_correlates_with_its_human_sc
     words = {w for word in words_of(texts) for w in (word, unaccented(word))}
     folder = save_tiny_bert(tmp_path / "tiny-bert-pt", sorted(words), texts=texts)
     model = EmbeddingModel.objects.create(
-        name="tiny-bert-pt", kind=EmbeddingModel.TRANSFORMER, source=str(folder), config={"batch_size": 64}
+        name="tiny-bert-pt", kind=EmbeddingModel.Kind.TRANSFORMER, source=str(folder), config={"batch_size": 64}
     )
 
     run = run_inline(create_probe_run(release, model, shard_size=60))
 
-    assert run.status == ProbeRun.DONE
+    assert run.status == ProbeRun.Status.DONE
     report = run_report(run)
     assert report["human_score"]["sources"] == {"token_score": 180}
     assert report["human_score"]["note"] == ""
@@ -85,7 +85,7 @@ def test_a_report_without_human_scores_says_so_and_how_to_add_them(unscored, cli
     call_command("run_probes", "--model", "tiny-bert", "--inline", stdout=out, stderr=err)
     run = ProbeRun.objects.get(pk=int(out.getvalue()))
 
-    assert run.status == ProbeRun.DONE and run.report["correlations"] == []
+    assert run.status == ProbeRun.Status.DONE and run.report["correlations"] == []
     assert NO_SCORES in err.getvalue() and "import_ncimp" in err.getvalue()
     note = run_report(run)["human_score"]["note"]
     assert note.startswith(f"{NO_SCORES}: release 1.0.0") and "--scores" in note and "import_nctti" in note

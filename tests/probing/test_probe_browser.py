@@ -44,7 +44,7 @@ def test_a_finished_run_shows_its_tables_and_figures(live_server, page):
 def test_a_running_run_updates_its_progress_and_reloads_when_done(live_server, page):
     from playwright.sync_api import expect
 
-    run = make_run(make_release(), make_model(), status=ProbeRun.RUNNING, shards_done=1, report={})
+    run = make_run(make_release(), make_model(), status=ProbeRun.Status.RUNNING, shards_done=1, report={})
 
     page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
     progress = page.locator("#probe-run progress")
@@ -59,7 +59,7 @@ def test_a_running_run_updates_its_progress_and_reloads_when_done(live_server, p
 
     from tests.probing.report_factories import make_report
 
-    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.DONE, shards_done=4, report=make_report())
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.Status.DONE, shards_done=4, report=make_report())
     expect(page.locator("table.summary-table:visible")).to_have_count(2, timeout=10_000)  # reloaded with the report
     expect(page.locator("#probe-run")).to_have_attribute("data-finished", "true")
 

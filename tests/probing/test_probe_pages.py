@@ -71,7 +71,7 @@ def test_the_nav_links_to_probing(client):
 
 
 def test_anyone_sees_the_runs_and_the_models_but_not_the_start_form(client, done, model):
-    running = make_run(done.release, model, status=ProbeRun.RUNNING, shards_done=1)
+    running = make_run(done.release, model, status=ProbeRun.Status.RUNNING, shards_done=1)
 
     response = client.get(url("probe_runs"))
 
@@ -278,7 +278,7 @@ def test_figures_download_as_svg_png_and_pdf(client, done):
 
 
 def test_a_running_run_shows_its_progress_and_no_tables(client, release, model):
-    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=1, texts_embedded=80, texts_cached=20)
+    run = make_run(release, model, status=ProbeRun.Status.RUNNING, shards_done=1, texts_embedded=80, texts_cached=20)
 
     response = client.get(url("probe_run", run.pk))
 
@@ -295,7 +295,7 @@ def test_a_running_run_shows_its_progress_and_no_tables(client, release, model):
 
 def test_a_failed_run_with_an_empty_report_still_renders(client, release, model):
     run = make_run(
-        release, model, status=ProbeRun.FAILED, error="finishing: ValueError: boom", report={}, provenance={}
+        release, model, status=ProbeRun.Status.FAILED, error="finishing: ValueError: boom", report={}, provenance={}
     )
 
     page = client.get(url("probe_run", run.pk)).content.decode()
@@ -307,13 +307,13 @@ def test_a_failed_run_with_an_empty_report_still_renders(client, release, model)
 
 
 def test_the_progress_json_follows_the_run(client, release, model):
-    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=1, eta_seconds=12.5)
+    run = make_run(release, model, status=ProbeRun.Status.RUNNING, shards_done=1, eta_seconds=12.5)
 
     data = client.get(url("probe_run_json", run.pk)).json()
 
     assert data["run"] == run.pk and data["finished"] is False
     assert (data["status"], data["shards_done"], data["shards_total"], data["eta_seconds"]) == ("running", 1, 4, 12.5)
-    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.DONE, shards_done=4)
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.Status.DONE, shards_done=4)
     assert client.get(url("probe_run_json", run.pk)).json()["finished"] is True
     assert client.get(url("probe_run_json", 999)).status_code == 404
 
@@ -347,7 +347,7 @@ def test_a_csv_download_starts_with_the_provenance(client, done):
 
 
 def test_a_curator_cancels_a_running_run_and_resumes_it(alice_client, release, model, enqueued):
-    run = make_run(release, model, status=ProbeRun.RUNNING, shards_done=0)
+    run = make_run(release, model, status=ProbeRun.Status.RUNNING, shards_done=0)
     run.shards.create(index=0, compounds=[["en", "eager beaver"]], texts=10)
     assert "Cancel the run" in alice_client.get(url("probe_run", run.pk)).content.decode()
 
@@ -355,27 +355,27 @@ def test_a_curator_cancels_a_running_run_and_resumes_it(alice_client, release, m
 
     assert response.status_code == 302
     run.refresh_from_db()
-    assert run.status == ProbeRun.CANCELLED
+    assert run.status == ProbeRun.Status.CANCELLED
     assert "Resume the run" in alice_client.get(url("probe_run", run.pk)).content.decode()
     alice_client.post(url("probe_run_resume", run.pk))
     run.refresh_from_db()
-    assert run.status == ProbeRun.QUEUED
+    assert run.status == ProbeRun.Status.QUEUED
 
 
 def test_resuming_a_done_run_says_why_not(alice_client, done):
     response = alice_client.post(url("probe_run_resume", done.pk), follow=True)
 
     assert "is done" in response.content.decode()
-    assert ProbeRun.objects.get(pk=done.pk).status == ProbeRun.DONE
+    assert ProbeRun.objects.get(pk=done.pk).status == ProbeRun.Status.DONE
 
 
 def test_nobody_but_a_curator_cancels(client, release, model):
-    run = make_run(release, model, status=ProbeRun.RUNNING)
+    run = make_run(release, model, status=ProbeRun.Status.RUNNING)
     client.force_login(make_annotator("bob"))
 
     assert client.post(url("probe_run_cancel", run.pk)).status_code == 403
     assert client.get(url("probe_run_cancel", run.pk)).status_code == 405
-    assert ProbeRun.objects.get(pk=run.pk).status == ProbeRun.RUNNING
+    assert ProbeRun.objects.get(pk=run.pk).status == ProbeRun.Status.RUNNING
 
 
 def test_the_comparison_shows_runs_side_by_side_with_the_correlogram(client, done, release):
@@ -424,7 +424,7 @@ def test_the_correlogram_keeps_full_model_names_and_downloads(client, done, rele
 
 
 def test_the_comparison_takes_ticked_runs_and_copes_with_a_running_one(client, done, release, model):
-    running = make_run(release, model, status=ProbeRun.RUNNING)
+    running = make_run(release, model, status=ProbeRun.Status.RUNNING)
 
     response = client.get(url("probe_compare") + f"?run={done.pk}&run={running.pk}")
 

@@ -28,7 +28,7 @@ def test_the_report_reads_the_shards_cosines_and_computes_only_the_standardised_
     result["pair_sims"]["sentence"][0] = 0.123456  # what the report shows must be what the shard stored
     first.result = result
     first.save(update_fields=["result"])
-    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.RUNNING, report={})
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.Status.RUNNING, report={})
 
     def refuse(*args, **kwargs):
         raise AssertionError("a raw cosine was computed again")
@@ -57,7 +57,7 @@ def test_a_layer_sweep_reports_each_layer_as_a_run_of_that_layer_alone(bert):
     make_probe_data()
     release = publish()
     sweep = run_inline(create_probe_run(release, bert, config={"sweep": "all"}, shard_size=2))
-    assert sweep.status == ProbeRun.DONE, sweep.error
+    assert sweep.status == ProbeRun.Status.DONE, sweep.error
     layers = sweep.report["layers"]
     assert layers["index"] == [0, 1, 2, 3, 4]
     plain = run_inline(create_probe_run(release, bert, shard_size=2))

@@ -36,12 +36,12 @@ def bert(tmp_path):
 
 def test_a_run_measures_every_compound_at_both_levels_and_conditions(release, bert):
     run = create_probe_run(release, bert, shard_size=2)
-    assert (run.status, run.shards_total, run.queue) == (ProbeRun.QUEUED, 3, "probe_cpu")
+    assert (run.status, run.shards_total, run.queue) == (ProbeRun.Status.QUEUED, 3, "probe_cpu")
     assert run.provenance["release"] == {"version": "1.0.0", "checksum": release.checksum, "languages": ["en"]}
 
     run = run_inline(run)
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     assert run.shards_done == 3 and run.texts_embedded + run.texts_cached == run.texts_total
     # Shards share texts (the random variants of the same sentence pattern): each is embedded by one shard only.
     assert run.texts_cached == 0 and CachedVectors.objects.count() == run.texts_embedded == run.texts_total
@@ -126,7 +126,7 @@ def test_a_second_release_with_the_same_data_embeds_nothing_new(release, bert):
     first = run_inline(create_probe_run(release, bert))
     rows = CachedVectors.objects.count()
     second = run_inline(create_probe_run(publish("1.0.1"), bert))
-    assert second.status == ProbeRun.DONE
+    assert second.status == ProbeRun.Status.DONE
     assert (second.texts_embedded, second.texts_cached) == (0, second.texts_total)
     assert CachedVectors.objects.count() == rows
     assert run_report(second)["per_compound"] == run_report(first)["per_compound"]
@@ -148,13 +148,13 @@ def test_running_a_finished_shard_again_changes_nothing(release, bert):
     shard.refresh_from_db()
     run.refresh_from_db()
     assert (shard.result, shard.finished_at, shard.attempts) == before
-    assert (run.shards_done, run.status) == (3, ProbeRun.DONE)
+    assert (run.shards_done, run.status) == (3, ProbeRun.Status.DONE)
 
 
 def test_a_cancelled_run_skips_its_remaining_shards_and_resumes_where_it_stopped(release, bert):
     run = create_probe_run(release, bert, shard_size=2)
     assert run_shard(run.pk, 0) is True
-    assert cancel_run(run) and run.status == ProbeRun.CANCELLED
+    assert cancel_run(run) and run.status == ProbeRun.Status.CANCELLED
     assert run_shard(run.pk, 1) is False
     assert run.shards.get(index=1).status == ProbeShard.PENDING
     done_at = run.shards.get(index=0).finished_at
@@ -162,7 +162,7 @@ def test_a_cancelled_run_skips_its_remaining_shards_and_resumes_where_it_stopped
     assert resume_run(run) == [1, 2]
     run = run_inline(run)
 
-    assert run.status == ProbeRun.DONE
+    assert run.status == ProbeRun.Status.DONE
     assert run.shards.get(index=0).finished_at == done_at
     assert run.shards.get(index=0).attempts == 1
 
@@ -197,5 +197,5 @@ def test_the_admin_shows_runs_with_progress_and_cancels_them(admin_client, relea
     )
     assert "1 run(s) cancelled." in response.content.decode()
     run.refresh_from_db()
-    assert run.status == ProbeRun.CANCELLED
+    assert run.status == ProbeRun.Status.CANCELLED
     assert admin_client.get("/admin/probing/embeddingmodel/").status_code == 200

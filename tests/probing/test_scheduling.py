@@ -59,7 +59,7 @@ def test_every_night_each_active_model_is_run_once_on_the_newest_release(
     assert sorted(queue for _, queue, _ in enqueued) == ["probe_cpu", "probe_gpu"]
 
     assert nightly_probe_runs_task() == []  # not twice
-    ProbeRun.objects.filter(model=models["bert"]).update(status=ProbeRun.FAILED)
+    ProbeRun.objects.filter(model=models["bert"]).update(status=ProbeRun.Status.FAILED)
     retried = nightly_probe_runs_task()  # a failed run is tried again the next night
     assert [(r.model.name, r.release_id) for r in ProbeRun.objects.filter(pk__in=retried)] == [("bert", newest.pk)]
 

@@ -62,7 +62,7 @@ def test_each_text_is_forward_passed_once_across_shards(spy):
 
     run = run_inline(run)
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     assert set(spy.texts) == run_texts(run)
     assert max(spy.texts.values()) == 1
     assert CachedVectors.objects.count() == run.texts_embedded == run.texts_total
@@ -80,7 +80,7 @@ def test_a_shard_that_runs_before_the_owner_of_its_texts_embeds_them_and_the_own
     run_shard(run.pk, last.index)  # its owners are pending: nobody is embedding those texts now
     run = run_inline(run)
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     assert max(spy.texts.values()) == 1 and set(spy.texts) == run_texts(run)
 
 

@@ -87,7 +87,7 @@ def test_a_run_whose_worker_was_sigkilled_mid_shard_finishes_once_the_shard_is_r
                 "the other shards",
             )
             run.refresh_from_db()
-            assert run.status == ProbeRun.RUNNING  # waiting for the dead worker's shard
+            assert run.status == ProbeRun.Status.RUNNING  # waiting for the dead worker's shard
             requeued = wait_for(tasks.requeue_stale_probe_shards_task, 3 * TIMEOUT, "the shard to go stale")
             assert requeued == [[run.pk, killed.index]]
             wait_for(lambda: ProbeRun.objects.get(pk=run.pk).is_finished, 120, "the run to finish")
@@ -98,7 +98,7 @@ def test_a_run_whose_worker_was_sigkilled_mid_shard_finishes_once_the_shard_is_r
                 worker.wait(30)
 
     run.refresh_from_db()
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     assert run.shards_done == run.shards_total == 5
     killed.refresh_from_db()
     assert (killed.status, killed.attempts) == (ProbeShard.DONE, 2)

@@ -79,7 +79,7 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
         run = tasks.start_probe_run(release, bert, shard_size=1)  # autocommit: enqueued at once
         wait_for(run, lambda r: r.shards_done >= 2)
     run.refresh_from_db()
-    assert run.status == ProbeRun.RUNNING and 2 <= run.shards_done < run.shards_total == 5 and run.queue == QUEUE
+    assert run.status == ProbeRun.Status.RUNNING and 2 <= run.shards_done < run.shards_total == 5 and run.queue == QUEUE
     # What a crash leaves behind: the queued messages lost, a shard marked running by the dead worker.
     purge(QUEUE)
     crashed = run.shards.exclude(status=ProbeShard.DONE).order_by("index").first()
@@ -90,7 +90,7 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
         assert tasks.resume_probe_run(run) == sorted(set(range(5)) - set(finished))
         run = wait_for(run, lambda r: r.is_finished)
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     assert run.shards_done == 5 and run.eta_seconds == 0.0
     assert dict(run.shards.filter(index__in=finished).values_list("index", "finished_at")) == finished
     assert set(run.shards.filter(index__in=finished).values_list("attempts", flat=True)) == {1}
@@ -125,18 +125,18 @@ def test_a_shard_whose_worker_was_killed_is_requeued_by_the_periodic_task_and_th
     run.shards.filter(index=2).update(
         status=ProbeShard.RUNNING, attempts=1, worker="killed-host:4242", heartbeat_at=killed_at, started_at=killed_at
     )
-    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.RUNNING, started_at=killed_at)
+    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.Status.RUNNING, started_at=killed_at)
     purge(QUEUE)
 
     with probe_worker():
         tasks.enqueue_shards(run.pk, QUEUE, [0, 1, 3, 4])  # the other shards, computed after the restart
         wait_for(run, lambda r: r.shards_done == 4)
-        assert run.status == ProbeRun.RUNNING and run.shards.get(index=2).status == ProbeShard.RUNNING
+        assert run.status == ProbeRun.Status.RUNNING and run.shards.get(index=2).status == ProbeShard.RUNNING
         assert tasks.requeue_stale_probe_shards_task() == [[run.pk, 2]]
         assert tasks.requeue_stale_probe_shards_task() == []  # pending again: enqueued once, not every minute
         run = wait_for(run, lambda r: r.is_finished)
 
-    assert run.status == ProbeRun.DONE, run.error
+    assert run.status == ProbeRun.Status.DONE, run.error
     shard = run.shards.get(index=2)
     assert (shard.status, shard.attempts, shard.error) == (ProbeShard.DONE, 2, "")
     assert shard.worker != "killed-host:4242" and shard.heartbeat_at > killed_at

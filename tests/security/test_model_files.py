@@ -90,7 +90,7 @@ def test_a_gensim_pickle_in_a_model_folder_is_refused_unless_trusted(curator_cli
     assert not folders["marker"].exists()
     assert response.status_code == 400
     assert "is a pickle" in response.json()["detail"] and sha256(vectors) in response.json()["detail"]
-    assert run.status == ProbeRun.FAILED and "is a pickle" in run.error
+    assert run.status == ProbeRun.Status.FAILED and "is a pickle" in run.error
 
 
 def test_a_pytorch_checkpoint_in_a_model_folder_is_refused_unless_trusted(curator_client, folders, release):
@@ -103,7 +103,7 @@ def test_a_pytorch_checkpoint_in_a_model_folder_is_refused_unless_trusted(curato
 
     assert not folders["marker"].exists()
     assert response.status_code == 400 and "pytorch_model.bin is a pickle" in response.json()["detail"]
-    assert run.status == ProbeRun.FAILED and "is a pickle" in run.error
+    assert run.status == ProbeRun.Status.FAILED and "is a pickle" in run.error
 
 
 def test_an_upload_is_never_a_model_even_trusted_in_a_listed_parent_or_behind_a_symlink(
@@ -126,7 +126,7 @@ def test_an_upload_is_never_a_model_even_trusted_in_a_listed_parent_or_behind_a_
 
     assert not folders["marker"].exists()
     assert response.status_code == 400 and "uploads are never loaded" in response.json()["detail"]
-    assert run.status == ProbeRun.FAILED and "uploads are never loaded" in run.error
+    assert run.status == ProbeRun.Status.FAILED and "uploads are never loaded" in run.error
     for source in (uploaded, folders["media"]):
         response = register(
             curator_client, name="again", kind="static_vectors", source=str(source), options={"format": "gensim"}

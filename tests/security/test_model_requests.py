@@ -108,7 +108,7 @@ def test_a_model_cannot_send_a_server_secret_to_a_host_of_the_curators_choice(cu
 
     assert carrying(attacker, secret) == [] and attacker.requests == []
     assert response.status_code == 400 and "SECRET_KEY" in response.json()["detail"]
-    assert run.status == ProbeRun.FAILED and "api_key_env 'SECRET_KEY'" in run.error
+    assert run.status == ProbeRun.Status.FAILED and "api_key_env 'SECRET_KEY'" in run.error
 
 
 def test_the_allowed_key_goes_to_no_loopback_private_or_link_local_address(curator_client, listen, secret, release):
@@ -118,7 +118,7 @@ def test_the_allowed_key_goes_to_no_loopback_private_or_link_local_address(curat
 
     assert attacker.requests == []
     assert response.status_code == 400 and "WORKBENCH_MODEL_API_HOSTS" in response.json()["detail"]
-    assert run.status == ProbeRun.FAILED and "not one the administrator allows" in run.error
+    assert run.status == ProbeRun.Status.FAILED and "not one the administrator allows" in run.error
     for base_url in ("http://169.254.169.254/v1", "https://10.1.2.3/v1", "https://[::1]:8443/v1"):
         response = register(curator_client, model({"base_url": base_url}, name="again"))
         assert response.status_code == 400 and "WORKBENCH_MODEL_API_HOSTS" in response.json()["detail"], base_url

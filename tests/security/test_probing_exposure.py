@@ -39,7 +39,7 @@ def runs() -> list[ProbeRun]:
         options={"base_url": BASE_URL, "api_key_env": KEY_ENV},
     )
     made = []
-    for model, status, error in ((local, ProbeRun.FAILED, ERROR), (paid, ProbeRun.DONE, "")):
+    for model, status, error in ((local, ProbeRun.Status.FAILED, ERROR), (paid, ProbeRun.Status.DONE, "")):
         run = make_run(release, model, status=status, error=error, created_by=curator)
         run.provenance |= {
             "host": HOST,

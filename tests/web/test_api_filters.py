@@ -71,9 +71,9 @@ def test_each_bad_parameter_gets_its_own_message(curator_client):
 def test_an_unknown_run_status_is_refused_not_an_empty_list(curator_client):
     run = make_run(make_release(), make_model())
     assert curator_client.get("/api/probing/runs/", {"status": "bogus"}).status_code == 400
-    done = curator_client.get("/api/probing/runs/", {"status": ProbeRun.DONE}).json()
+    done = curator_client.get("/api/probing/runs/", {"status": ProbeRun.Status.DONE}).json()
     assert [row["id"] for row in done["results"]] == [run.pk]
-    assert curator_client.get("/api/probing/runs/", {"status": ProbeRun.FAILED}).json()["count"] == 0
+    assert curator_client.get("/api/probing/runs/", {"status": ProbeRun.Status.FAILED}).json()["count"] == 0
 
 
 def test_a_well_formed_language_without_compounds_is_an_empty_list(curator_client):
@@ -122,7 +122,7 @@ def test_the_schema_gives_each_filter_its_type_and_limits(schema):
     assert variants["compound"] == {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}
     assert variants["collection"]["maxLength"] == 200
     runs = {p["name"]: p["schema"] for p in schema["paths"]["/api/probing/runs/"]["get"]["parameters"]}
-    assert set(runs["status"]["enum"]) == {value for value, _ in ProbeRun.STATUS_CHOICES}
+    assert set(runs["status"]["enum"]) == set(ProbeRun.Status.values)
 
 
 def test_a_detail_action_answering_a_list_documents_no_filters(schema):

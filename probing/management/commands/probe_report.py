@@ -39,7 +39,7 @@ def text_lines(run: ProbeRun, every: bool = False) -> list[str]:
         f"shards {p['shards_done']}/{p['shards_total']}, texts {p['texts_embedded']} embedded, "
         f"{p['texts_cached']} cached"
     )
-    if run.status != ProbeRun.DONE:
+    if run.status != ProbeRun.Status.DONE:
         lines.append(f"no report yet: the run is {run.status}" + (f" ({run.error})" if run.error else ""))
         return lines
     if human := report.get("human_score"):

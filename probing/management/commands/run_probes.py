@@ -60,7 +60,9 @@ class Command(BaseCommand):
                 f"estimated cost: {cost['texts']} texts, about {cost['tokens']:,} tokens, US${cost['usd']:.4f}"
             )
         if options["if_missing"]:
-            existing = ProbeRun.objects.filter(release=release, model=model).exclude(status=ProbeRun.FAILED).first()
+            existing = (
+                ProbeRun.objects.filter(release=release, model=model).exclude(status=ProbeRun.Status.FAILED).first()
+            )
             if existing is not None:
                 self.stderr.write(
                     f"probe run {existing.pk} of {model.name} on {release.version} exists ({existing.status})"
@@ -88,11 +90,11 @@ class Command(BaseCommand):
         elif options["wait"]:
             run = self._wait(run, options["timeout"])
         self.stdout.write(str(run.pk))
-        if run.status == ProbeRun.DONE and (
+        if run.status == ProbeRun.Status.DONE and (
             note := human_score_note((run.report or {}).get("human_score"), release.version)
         ):
             self.stderr.write(note)
-        if run.status in (ProbeRun.FAILED, ProbeRun.CANCELLED):
+        if run.status in (ProbeRun.Status.FAILED, ProbeRun.Status.CANCELLED):
             raise CommandError(f"probe run {run.pk} {run.status}: {run.error or 'no message'}")
 
     def _release(self, version: str | None) -> Release:
@@ -126,7 +128,7 @@ class Command(BaseCommand):
             self._show(run)
             if run.is_finished:
                 return run
-            if run.status == ProbeRun.RUNNING:
+            if run.status == ProbeRun.Status.RUNNING:
                 worker_seen = True
             elif not worker_seen and time.monotonic() >= next_check:
                 worker_seen = queue_has_worker(run.queue)
