@@ -238,10 +238,19 @@ def reference_points(language: str, collection: str | None = None) -> list[dict]
 
 
 def get_policy(name: str | None) -> FilterPolicy | None:
-    """The saved policy called ``name`` (None for no name); FilterPolicy.DoesNotExist when unknown."""
+    """The saved policy called ``name`` (None for no name); FilterPolicy.DoesNotExist when unknown.
+
+    ``EXCLUDE_FLAGGED`` is the shipped rule even when its row is missing (a database flushed
+    after its migrations): releases name it by default.
+    """
     if not name:
         return None
-    return FilterPolicy.objects.get(name=name)
+    found = FilterPolicy.objects.filter(name=name).first()
+    if found is None and name == EXCLUDE_FLAGGED:
+        return FilterPolicy(name=EXCLUDE_FLAGGED, min_rho=None, min_items=0, exclude_flagged=True)
+    if found is None:
+        raise FilterPolicy.DoesNotExist(f"no filter policy {name!r}")
+    return found
 
 
 def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save_run: bool = True) -> dict:
