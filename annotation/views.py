@@ -35,7 +35,7 @@ MAX_ID_LENGTH = 200
 
 
 def session_key(campaign: Campaign) -> str:
-    return f"annotation:{campaign.slug}"
+    return f"annotation:{campaign.slug}"  # _journey_response reads it by slug, before the campaign is loaded
 
 
 def mturk_session_key(slug: str) -> str:
@@ -106,8 +106,18 @@ def framed_by_mturk(response: HttpResponse) -> HttpResponse:
 
 
 def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, *args, **kwargs) -> HttpResponse:
-    campaign = get_object_or_404(Campaign, slug=slug)
-    annotator = current_annotator(request, campaign)
+    # The session's annotator with its campaign in one query (every submit and every next item comes here).
+    annotator_id = request.session.get(f"annotation:{slug}")
+    annotator = (
+        Annotator.objects.select_related("campaign").filter(pk=annotator_id, campaign__slug=slug).first()
+        if annotator_id is not None
+        else None
+    )
+    if annotator is not None:
+        campaign = annotator.campaign
+    else:
+        campaign = get_object_or_404(Campaign, slug=slug)
+        annotator = current_annotator(request, campaign)
     finished = annotator is not None and annotator.status != Annotator.Status.ACTIVE
     if not (after_close and finished) and (response := closed_response(request, campaign)):
         return response

@@ -14,11 +14,12 @@ def test_a_rating_and_the_next_item_take_a_bounded_number_of_queries(client, dja
     enter(client, campaign)
     for _ in range(6):
         token = current_token(client, campaign)
-        # Campaign, session, annotator; the locked assignment, the rating, its paraphrase, the status.
-        with django_assert_max_num_queries(9):
+        # Session, the annotator with its campaign; the locked assignment, the rating, its paraphrase, the status.
+        with django_assert_max_num_queries(8):
             response = client.post(url("rate", campaign), {"token": token, **GOOD, "paraphrase_1": "a late bird"})
         assert response.status_code == 302 and response.url == url("rate", campaign)
-        # Campaign, session, annotator; no current item; expired reservations; item counts, progress; the claim.
-        with django_assert_max_num_queries(12):
+        # Session, the annotator with its campaign; no current item; expired reservations; item counts,
+        # progress; the claim.
+        with django_assert_max_num_queries(11):
             page = client.get(response.url)
         assert page.status_code == 200 and page.context["assignment"].token != token
