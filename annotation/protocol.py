@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 QUESTIONS = ("head_score", "modifier_score", "compound_score")
+# Each question's short name: the part of the compound it asks about (report tables, release columns).
+QUESTION_PARTS = {"head_score": "head", "modifier_score": "modifier", "compound_score": "compound"}
 # Each question in words, completing "How literal is …" (tables that show a question name show these).
 QUESTION_WORDS = {"head_score": "the head", "modifier_score": "the modifier", "compound_score": "the whole compound"}
 MAX_PARAPHRASES = 3

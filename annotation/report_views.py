@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 from annotation import reporting, svg
 from annotation.analysis.agreement import QUESTIONS
 from annotation.models import Campaign, FilterPolicy
+from annotation.protocol import QUESTION_PARTS
 from core.permissions import curator_required
 from datasets.models import Compound
 from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED
@@ -18,7 +19,6 @@ from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED
 DOWNLOADS = ("json", "items.csv", "compounds.csv")
 REFRESH_SECONDS = 60
 CLASS_LABELS = CLASS_LABELS_AND_UNCLASSIFIED
-QUESTION_LABELS = {"compound_score": "compound", "head_score": "head", "modifier_score": "modifier"}
 
 
 def _policy(request: HttpRequest) -> FilterPolicy | None:
@@ -63,7 +63,7 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             "label": CLASS_LABELS.get(cls, cls),
             "charts": [
                 {
-                    "question": QUESTION_LABELS[q],
+                    "question": QUESTION_PARTS[q],
                     "svg": svg.bar_chart(
                         by_question[q], [str(s) for s in report["distributions"]["scores"]], f"{cls}: {q} scores"
                     ),

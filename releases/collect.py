@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from django.db.models import Prefetch, Q
 
 from annotation.models import Campaign, FilterPolicy, Item
+from annotation.protocol import QUESTION_PARTS
 from annotation.reporting import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
@@ -43,7 +44,6 @@ from releases.snapshot import (
 INCLUDED_VARIANTS = Q(status__in=[vocabulary.APPROVED, vocabulary.EDITED]) | (
     Q(origin=vocabulary.ORIGIN_IMPORTED) & ~Q(status=vocabulary.REJECTED)
 )
-QUESTION_FIELDS = {"compound_score": "compound", "head_score": "head", "modifier_score": "modifier"}
 DEFAULT_RELEASE_POLICY = EXCLUDE_FLAGGED  # a release never averages in the workers its campaign flagged unasked
 AGREEMENT_PROCEDURE = "full"  # all kept annotators; top-k subsets are diagnostics, not the release's figure
 
@@ -219,7 +219,7 @@ def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[
                 result.sentences[sentence_id] = row["mean"]
         for row in report["compounds"]["rows"]:
             fields = result.compounds.setdefault(row["compound"], {})
-            part = QUESTION_FIELDS.get(row["question"])
+            part = QUESTION_PARTS.get(row["question"])
             if part == "compound":
                 fields["type_score" if campaign.level == Campaign.Level.TYPE else "token_score"] = row["comp_mean"]
             elif part and (campaign.level == Campaign.Level.TYPE or row["compound"] not in head_modifier_from_type):
