@@ -26,6 +26,12 @@ CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
 
 
+def items_changed(campaign: Campaign) -> None:
+    """Record that a campaign's items were added, removed or changed role: counts kept under the old version go stale."""
+    Campaign.objects.filter(pk=campaign.pk).update(items_version=F("items_version") + 1)
+    campaign.refresh_from_db(fields=["items_version"])
+
+
 def add_items(campaign: Campaign, targets: list, role: str = Item.Role.REGULAR) -> list[Item]:
     """Add sentences (token level) or compounds (type level) in a seeded random order."""
     start = campaign.items.count()
@@ -39,7 +45,9 @@ def add_items(campaign: Campaign, targets: list, role: str = Item.Role.REGULAR) 
             )
         else:
             items.append(Item(campaign=campaign, compound=target, role=role, order_key=key))
-    return Item.objects.bulk_create(items)
+    created = Item.objects.bulk_create(items)
+    items_changed(campaign)
+    return created
 
 
 def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:

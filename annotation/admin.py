@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import Count
 
+from annotation.actions import items_changed
 from annotation.models import (
     Annotator,
     Assignment,
@@ -52,6 +53,21 @@ class ItemAdmin(admin.ModelAdmin):
         ("Gold answers (training and attention items)", {"fields": ["gold_head", "gold_modifier", "gold_compound"]}),
         (None, {"fields": ["feedback"]}),
     ]
+
+    # The journey keeps each campaign's item counts under its items_version: move it on every change here.
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        items_changed(obj.campaign)
+
+    def delete_model(self, request, obj) -> None:
+        super().delete_model(request, obj)
+        items_changed(obj.campaign)
+
+    def delete_queryset(self, request, queryset) -> None:
+        campaigns = list(Campaign.objects.filter(items__in=queryset).distinct())
+        super().delete_queryset(request, queryset)
+        for campaign in campaigns:
+            items_changed(campaign)
 
 
 @admin.register(Annotator)

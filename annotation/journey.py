@@ -31,6 +31,7 @@ ATTENTION_EVERY = 5
 # No item is free but other workers hold some: the rating page says so and tries again.
 WAIT = "wait"
 PACE_CACHE_SECONDS = 60
+ITEM_COUNTS_CACHE_SECONDS = 3600  # keyed by the items version: a change is seen at once, this only bounds memory
 PACE_SAMPLE = 500  # the latest ratings the measured median is taken from
 
 
@@ -49,15 +50,24 @@ class Progress:
 
 
 def campaign_counts(campaign: Campaign) -> CampaignCounts:
-    """Items per role, in one query (once per request: kept on the campaign instance)."""
+    """Items per role: one query per campaign and items version (``actions.items_changed`` moves it on).
+
+    Every submit-and-next asks, and items rarely change during a study: the counts are kept in the
+    cache under the campaign's id, creation time and ``items_version`` (read with the campaign on
+    each request, so every process sees a change at once), and on the instance for the request.
+    """
     if (counts := getattr(campaign, "_item_counts", None)) is None:
-        counts = CampaignCounts(
-            **Item.objects.filter(campaign=campaign).aggregate(
-                regular=Count("id", filter=Q(role=Item.Role.REGULAR)),
-                training=Count("id", filter=Q(role=Item.Role.TRAINING)),
-                attention=Count("id", filter=Q(role=Item.Role.ATTENTION)),
+        key = f"annotation:item-counts:{campaign.pk}:{campaign.created_at.timestamp()}:{campaign.items_version}"
+        counts = cache.get(key)
+        if counts is None:
+            counts = CampaignCounts(
+                **Item.objects.filter(campaign=campaign).aggregate(
+                    regular=Count("id", filter=Q(role=Item.Role.REGULAR)),
+                    training=Count("id", filter=Q(role=Item.Role.TRAINING)),
+                    attention=Count("id", filter=Q(role=Item.Role.ATTENTION)),
+                )
             )
-        )
+            cache.set(key, counts, ITEM_COUNTS_CACHE_SECONDS)
         campaign._item_counts = counts
     return counts
 

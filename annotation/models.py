@@ -77,6 +77,9 @@ class Campaign(models.Model):
     status = models.CharField(max_length=6, choices=Status.choices, default=Status.DRAFT, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    items_version = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Moves on whenever items are added, removed or change role."
+    )
 
     class Meta:
         ordering = ["-created_at"]

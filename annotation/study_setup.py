@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from annotation.actions import add_items
+from annotation.actions import add_items, items_changed
 from annotation.analysis.quality import Thresholds
 from annotation.examples import Example, campaign_examples, gives_away, presented, split_paraphrases
 from annotation.models import Campaign, Item, QualityPolicy, WorkedExample
@@ -84,6 +84,7 @@ def add_check_item(campaign: Campaign, target: Sentence | Compound, role: str, g
             setattr(item, name, gold.get(name))
         item.feedback = feedback if role == Item.Role.TRAINING else ""
         item.save(update_fields=["role", *GOLD_FIELDS, "feedback"])
+        items_changed(campaign)
     return item
 
 
@@ -102,6 +103,7 @@ def remove_check_item(item: Item) -> None:
     if item.ratings.exists():
         raise SetupError(f"Workers answered {item.compound.text}: it stays, so that their answers keep their gold.")
     item.delete()
+    items_changed(item.campaign)
 
 
 # Worked examples.

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from annotation.actions import add_items
+from annotation.journey import campaign_counts
+from annotation.models import Campaign, Item
+from annotation.study_setup import add_check_item, remove_check_item
 from tests.annotation.test_views import GOOD, current_token, enter, make_campaign, url
+from tests.web.factories import make_compound, make_sentence
 
 
 @pytest.mark.django_db
@@ -18,8 +23,29 @@ def test_a_rating_and_the_next_item_take_a_bounded_number_of_queries(client, dja
         with django_assert_max_num_queries(8):
             response = client.post(url("rate", campaign), {"token": token, **GOOD, "paraphrase_1": "a late bird"})
         assert response.status_code == 302 and response.url == url("rate", campaign)
-        # Session, the annotator with its campaign; no current item; expired reservations; item counts,
-        # progress; the claim.
-        with django_assert_max_num_queries(11):
+        # Session, the annotator with its campaign; no current item; expired reservations; progress; the claim
+        # (the item counts are kept under the campaign's items version).
+        with django_assert_max_num_queries(10):
             page = client.get(response.url)
         assert page.status_code == 200 and page.context["assignment"].token != token
+
+
+@pytest.mark.django_db
+def test_item_counts_are_counted_once_per_items_version_and_follow_every_change(django_assert_num_queries):
+    campaign = make_campaign(regular=3, training=1)
+
+    def counts() -> tuple[int, int, int]:
+        fresh = Campaign.objects.get(pk=campaign.pk)  # as a request of any process reads it
+        found = campaign_counts(fresh)
+        return found.regular, found.training, found.attention
+
+    assert counts() == (3, 1, 0)
+    with django_assert_num_queries(1):  # the campaign; the counts come from the cache
+        assert counts() == (3, 1, 0)
+    compound = make_compound("early bird", collection=campaign.collection, modifier="early", head="bird")
+    [extra] = add_items(campaign, [make_sentence(compound, "An <b>early bird</b> again.")])
+    assert counts() == (4, 1, 0)
+    check = add_check_item(campaign, extra.sentence, Item.Role.ATTENTION, {"gold_compound": 5})
+    assert counts() == (3, 1, 1)
+    remove_check_item(check)
+    assert counts() == (3, 1, 0)
