@@ -34,8 +34,9 @@ MTURK_SUBMIT_PARAMETER = "turkSubmitTo"
 MAX_ID_LENGTH = 200
 
 
-def session_key(campaign: Campaign) -> str:
-    return f"annotation:{campaign.slug}"  # _journey_response reads it by slug, before the campaign is loaded
+def session_key(slug: str) -> str:
+    """Where the session keeps its annotator of the campaign ``slug`` (read before the campaign is loaded)."""
+    return f"annotation:{slug}"
 
 
 def mturk_session_key(slug: str) -> str:
@@ -66,7 +67,7 @@ def closed_response(request: HttpRequest, campaign: Campaign) -> HttpResponse | 
 
 
 def current_annotator(request: HttpRequest, campaign: Campaign) -> Annotator | None:
-    annotator_id = request.session.get(session_key(campaign))
+    annotator_id = request.session.get(session_key(campaign.slug))
     annotator = None
     if annotator_id is not None:
         annotator = Annotator.objects.filter(pk=annotator_id, campaign=campaign).first()
@@ -107,7 +108,7 @@ def framed_by_mturk(response: HttpResponse) -> HttpResponse:
 
 def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, *args, **kwargs) -> HttpResponse:
     # The session's annotator with its campaign in one query (every submit and every next item comes here).
-    annotator_id = request.session.get(f"annotation:{slug}")
+    annotator_id = request.session.get(session_key(slug))
     annotator = (
         Annotator.objects.select_related("campaign").filter(pk=annotator_id, campaign__slug=slug).first()
         if annotator_id is not None
@@ -212,7 +213,7 @@ def _start(request: HttpRequest, slug: str, params) -> HttpResponse:
             request.session[mturk_session_key(campaign.slug)] = submit_url
     else:
         annotator = enter_campaign(campaign, user=request.user)
-    request.session[session_key(campaign)] = annotator.pk
+    request.session[session_key(campaign.slug)] = annotator.pk
     if annotator.consented_at is not None:
         return redirect("annotation:rate", slug=campaign.slug)
     Annotator.objects.filter(pk=annotator.pk, consented_at__isnull=True).update(consented_at=timezone.now())

@@ -226,13 +226,13 @@ class _Writer:
             if sentence is None:
                 # Scores for a sentence no file has given yet (the scores table without the sentences):
                 # kept on an unavailable sentence until a file brings its text.
-                placeholder = {} if "text" in entry["fields"] else {"available": False}
+                availability = {} if "text" in entry["fields"] else {"available": False}
                 sentence = Sentence(
                     compound_id=key[0],
                     kind=key[1],
                     slot=key[2],
                     import_run=self.run,
-                    **placeholder,
+                    **availability,
                     **entry["fields"],
                     **entry["prov"],
                 )
