@@ -2,10 +2,12 @@
 
 Usage: .venv/bin/python benchmarks/annotation_load.py [--annotators 50] [--seconds 30]
        [--database-url postgres://postgres@127.0.0.1:5432/workbench_bench] [--workers 4]
+       [--nctti ../shared/data/nctti]
 
 It creates (drops first) the benchmark database, migrates it, loads the demo data and an
-open token-level campaign (every English demo sentence, N = annotators, no training), starts
-gunicorn, and lets each annotator enter through a Prolific-style link, consent, and then
+open token-level campaign (N = annotators, no training) over every English sentence of NCTTI
+(840 items, imported from --nctti when the folder is there) or else of the demo (144 items),
+starts gunicorn, and lets each annotator enter through a Prolific-style link, consent, and then
 fetch-submit-next until time is up, spending --think seconds (mean; uniform 0.5-1.5 times
 it) on each item as a person reading the sentence would. Every submit-and-next (POST plus the redirected GET of
 the next item) is timed. At the end the database is checked against what the clients sent.
@@ -13,8 +15,11 @@ the next item) is timed. At the end the database is checked against what the cli
 Server CPU per cycle is the gunicorn workers' CPU time (utime + stime in /proc/<pid>/stat) and
 that of the PostgreSQL backends serving the benchmark database (found by the database name in
 their process title; connections are persistent, so the same backends serve the whole run),
-each taken over the timed run and divided by the submit-and-next cycles. The machine is shared:
-the load averages (``uptime``) at the start and end are printed with the figures.
+each taken over the timed run and divided by the submit-and-next cycles.
+Each annotator rates an item at most once: ``ran_out`` counts the annotators who had rated
+every item before time was up (a run where many ran out measures a dwindling crowd, not the
+server). The machine is shared: the load averages (``uptime``) at the start and end are
+printed with the figures.
 The last line is one JSON object with the figures.
 """
 
@@ -59,7 +64,7 @@ def manage(env: dict, *args: str, stdin: str | None = None) -> str:
     return out.stdout
 
 
-def prepare(env: dict, database_url: str, annotators: int) -> None:
+def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None) -> None:
     import psycopg2
 
     parsed = urllib.parse.urlparse(database_url)
@@ -78,16 +83,20 @@ def prepare(env: dict, database_url: str, annotators: int) -> None:
     admin.close()
     manage(env, "migrate", "-v0")
     manage(env, "load_demo")
+    collection = "demo"
+    if nctti is not None:
+        manage(env, "import_nctti", str(nctti), "--languages", "en", "--collection", "bench")
+        collection = "bench"
     manage(
         env,
         "shell",
         "-c",
         (
-            "from annotation.models import Campaign; from annotation.actions import add_items;"
-            "from datasets.models import Collection, Sentence;"
-            f"c = Campaign.objects.create(name='Benchmark', slug='{SLUG}', collection=Collection.objects.get(slug='demo'),"
+            "from annotation.models import Campaign; from annotation.actions import add_items, item_targets;"
+            "from datasets.models import Collection;"
+            f"c = Campaign.objects.create(name='Benchmark', slug='{SLUG}', collection=Collection.objects.get(slug='{collection}'),"
             f" language='en', ratings_per_item={annotators}, seed=1, status='open', consent_text='Benchmark consent.');"
-            "add_items(c, list(Sentence.objects.filter(compound__collection__slug='demo', compound__language='en')))"
+            "add_items(c, item_targets(c))"
         ),
     )
 
@@ -101,6 +110,7 @@ class Annotator(threading.Thread):
         self.latencies: list[float] = []
         self.sent = 0
         self.errors: list[str] = []
+        self.ran_out = False
 
     def request(self, url: str, data: dict | None = None) -> tuple[str, str]:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
@@ -140,7 +150,8 @@ class Annotator(threading.Thread):
                     self.latencies.append((time.perf_counter() - started) * 1000)
                     self.sent += 1
                 else:
-                    break  # done page: nothing left for this annotator
+                    self.ran_out = True  # done or full page: nothing left for this annotator
+                    break
         except (urllib.error.URLError, OSError, AttributeError) as exc:
             self.errors.append(f"{type(exc).__name__}: {exc}")
 
@@ -208,7 +219,14 @@ def main() -> None:
         help="mean seconds an annotator spends on an item before submitting (0: hammer)",
     )
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/workbench_bench")
+    parser.add_argument(
+        "--nctti",
+        type=Path,
+        default=ROOT.parent / "shared" / "data" / "nctti",
+        help="NCTTI folder whose English sentences are the items (the demo's when it is not there)",
+    )
     args = parser.parse_args()
+    nctti = args.nctti if (args.nctti / "data_en.tsv").exists() else None
 
     port = free_port()
     env = {
@@ -220,7 +238,7 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "LOG_LEVEL": "WARNING",
     }
-    prepare(env, args.database_url, args.annotators)
+    prepare(env, args.database_url, args.annotators, nctti)
     manage(env, "collectstatic", "--noinput", "-v0")
     server = subprocess.Popen(
         [
@@ -277,9 +295,10 @@ def main() -> None:
             "shell",
             "-c",
             (
-                "import json; from annotation.models import Rating;"
+                "import json; from annotation.models import Item, Rating;"
                 f"qs = Rating.objects.filter(item__campaign__slug='{SLUG}');"
-                "print(json.dumps({'ratings': qs.count(), 'distinct': qs.values('item', 'annotator').distinct().count()}))"
+                "print(json.dumps({'ratings': qs.count(), 'distinct': qs.values('item', 'annotator').distinct().count(),"
+                f" 'items': Item.objects.filter(campaign__slug='{SLUG}').count()}}))"
             ),
         )
         .strip()
@@ -300,6 +319,8 @@ def main() -> None:
         "errors": len(errors),
         "lost": max(0, sent - stored["ratings"]),
         "duplicated": stored["ratings"] - stored["distinct"] + max(0, stored["ratings"] - sent),
+        "items": stored["items"],
+        "ran_out": sum(c.ran_out for c in clients),
         # Includes the enrolment requests (start, consent) of the run, a few per annotator.
         "web_cpu_ms_per_cycle": round(web_cpu * 1000 / cycles, 1),
         "db_cpu_ms_per_cycle": round(db_cpu * 1000 / cycles, 1),
