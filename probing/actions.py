@@ -22,6 +22,7 @@ from dataclasses import asdict
 from django.db import transaction
 from django.utils import timezone
 
+from core.memory import paused_gc
 from core.shards import (
     JobDone,
     ShardExhausted,
@@ -186,7 +187,8 @@ def run_shard(run_id: int, index: int) -> bool:
     ProbeShard.objects.filter(pk=shard.pk).update(texts_done=0)
     started = time.monotonic()
     try:
-        with heartbeat(shard):
+        # The rows read from the cache and the tables made of them form no cycles (core.memory).
+        with heartbeat(shard), paused_gc():
             result, stats = _measure(run, shard)
     except (ProbeError, RefusedSource, RefusedRequest) as error:
         # A model the rules refuse stays refused: the run fails with the reason, no retry.
@@ -319,7 +321,8 @@ def finish_run(run: ProbeRun) -> bool:
     Any error fails the run with its message (resume_run tries again).
     """
     run = ProbeRun.objects.select_related("release", "model").get(pk=run.pk)
-    shards = list(run.shards.order_by("index"))
+    with paused_gc():  # every shard's stored cosines (core.memory)
+        shards = list(run.shards.order_by("index"))
     if run.status != ProbeRun.Status.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
         return False
     try:

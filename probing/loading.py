@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from core.memory import paused_gc
 from datasets import vocabulary
 from probing.embedding.sources import RefusedSource
 from probing.models import EmbeddingModel
@@ -65,13 +66,14 @@ def release_probes(release: Release) -> ReleaseProbes:
     if key in _releases:
         _releases.move_to_end(key)
         return _releases[key]
-    snapshot, _ = snapshot_from_files(release_files(release))
-    pairs: dict[tuple[str, str], list] = {}
-    for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
-        pairs.setdefault((pair.language, pair.compound), []).append(pair)
-    context: dict[tuple[str, str], list] = {}
-    for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
-        context.setdefault((pair.language, pair.compound), []).append(pair)
+    with paused_gc():  # tens of thousands of records and pairs, no cycles (core.memory)
+        snapshot, _ = snapshot_from_files(release_files(release))
+        pairs: dict[tuple[str, str], list] = {}
+        for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+            pairs.setdefault((pair.language, pair.compound), []).append(pair)
+        context: dict[tuple[str, str], list] = {}
+        for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
+            context.setdefault((pair.language, pair.compound), []).append(pair)
     order = [(c.language, c.text) for c in snapshot.sorted().compounds]
     probes = ReleaseProbes(
         snapshot=snapshot,

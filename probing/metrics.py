@@ -33,7 +33,7 @@ import numpy as np
 
 from probing.embedding.base import TextSpan, Vectors
 from probing.probes import ContextPair, Pair
-from probing.similarity import VectorTable, cosines, mean_rows, moments, standardised
+from probing.similarity import VectorTable, cosines, mean_rows, moments, row_cosines, standardised
 from probing.vocabulary import LEVELS, MEASURE_LABELS, NC, PROBES, SENTENCE, STD
 
 # The measures of the papers' tables, raw then standardised.
@@ -124,13 +124,13 @@ class PairSim:
 def pair_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, layer: int | None = None) -> np.ndarray:
     """The raw cosine of each pair at ``level`` (of swept layer row ``layer``), NaN where it has none."""
     matrix = table.level(level, layer)
-    return cosines(matrix[table.rows([p.original for p in pairs])], matrix[table.rows([p.variant for p in pairs])])
+    return row_cosines(matrix, table.rows([p.original for p in pairs]), table.rows([p.variant for p in pairs]))
 
 
 def standardised_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, z: Standardiser) -> np.ndarray:
     """Each pair's cosine at ``level`` after standardisation with ``z``, NaN where it has none."""
     matrix = standardised(table.level(level), z.mean, z.std)
-    return cosines(matrix[table.rows([p.original for p in pairs])], matrix[table.rows([p.variant for p in pairs])])
+    return row_cosines(matrix, table.rows([p.original for p in pairs]), table.rows([p.variant for p in pairs]))
 
 
 def pair_similarities(

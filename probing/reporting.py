@@ -9,12 +9,12 @@ report pages read; ``report_csv`` gives one table as CSV, with the provenance in
 from __future__ import annotations
 
 import csv
-import gc
 import io
 import json
 from collections import Counter
 from collections.abc import Iterable
 
+from core.memory import paused_gc
 from core.statistics import adjust_bh
 from probing.analysis import (
     context_correlations,
@@ -102,16 +102,9 @@ def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
     The raw cosines are the ones the shards stored (``probing.shard_results``): none is computed
     again. The standardised ones need the whole run's vectors, read once from the cache here.
     """
-    # Tens of thousands of rows are made here, next to the release's parsed pairs: every collection
-    # of the cyclic garbage collector would walk all of them (a third of the time), and nothing
-    # made here forms a cycle.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    # Tens of thousands of rows are made here, next to the release's parsed pairs (core.memory).
+    with paused_gc():
         return _build_report(run, shards)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:

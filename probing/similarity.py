@@ -85,6 +85,30 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def row_cosines(matrix: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``cosines(matrix[a], matrix[b])``, the same numbers, for rows that recur (an original in many pairs).
+
+    Each row's norm is computed once, and the rows are gathered a chunk at a time: no copy of
+    every pair's two vectors is made at once.
+    """
+    norms = np.empty(len(matrix))
+    for start in range(0, len(matrix), CHUNK_ROWS):
+        norms[start : start + CHUNK_ROWS] = np.linalg.norm(
+            np.asarray(matrix[start : start + CHUNK_ROWS], dtype=np.float64), axis=1
+        )
+    out = np.full(len(a), np.nan)
+    for start in range(0, len(a), CHUNK_ROWS):
+        rows_a, rows_b = a[start : start + CHUNK_ROWS], b[start : start + CHUNK_ROWS]
+        x = np.asarray(matrix[rows_a], dtype=np.float64)
+        y = np.asarray(matrix[rows_b], dtype=np.float64)
+        denominator = norms[rows_a] * norms[rows_b]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.einsum("ij,ij->i", x, y) / denominator
+        value[~np.isfinite(denominator) | (denominator == 0)] = np.nan
+        out[start : start + CHUNK_ROWS] = value
+    return out
+
+
 def moments(matrix: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """(n, mean, population std) per column over the rows without NaN, in float64, two passes."""
     present = ~np.isnan(matrix).any(axis=1)
@@ -104,8 +128,11 @@ def moments(matrix: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 
 def standardised(matrix: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
-    """(x - mean) / std per row, float64 (NaN rows stay NaN)."""
-    return (np.asarray(matrix, dtype=np.float64) - mean) / std
+    """(x - mean) / std per row, float64 (NaN rows stay NaN); one new matrix, worked on in place."""
+    out = np.array(matrix, dtype=np.float64)
+    out -= mean
+    out /= std
+    return out
 
 
 def mean_rows(matrix: np.ndarray, groups: Sequence[np.ndarray]) -> np.ndarray:

@@ -36,8 +36,11 @@ def test_the_report_reads_the_shards_cosines_and_computes_only_the_standardised_
     monkeypatch.setattr(metrics, "pair_cosines", refuse)
     monkeypatch.setattr(metrics, "cosine", refuse)
     rows_measured = []
-    real_cosines = similarity.cosines
+    real_cosines, real_row_cosines = similarity.cosines, similarity.row_cosines
     monkeypatch.setattr(metrics, "cosines", lambda a, b: rows_measured.append(len(a)) or real_cosines(a, b))
+    monkeypatch.setattr(
+        metrics, "row_cosines", lambda m, a, b: rows_measured.append(len(a)) or real_row_cosines(m, a, b)
+    )
 
     assert finish_run(run)
 

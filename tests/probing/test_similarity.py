@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from probing import similarity
 from probing.embedding.base import TextSpan, Vectors
 from probing.metrics import (
     context_similarities,
@@ -13,7 +14,7 @@ from probing.metrics import (
     pair_similarities,
 )
 from probing.probes import ContextPair, Pair
-from probing.similarity import VectorTable, cosines
+from probing.similarity import VectorTable, cosines, row_cosines
 
 DIM = 24
 
@@ -88,6 +89,22 @@ def test_missing_and_zero_rows_give_no_cosine():
     b = np.array([[1.0, 1.0], [1.0, 0.0], [1.0, 0.0], [-1.0, -1.0]])
     out = cosines(a, b)
     assert abs(out[0] - 2**-0.5) < 1e-12 and np.isnan(out[1]) and np.isnan(out[2]) and abs(out[3] + 1) < 1e-12
+
+
+def test_row_cosines_equal_the_cosines_of_the_gathered_rows(monkeypatch):
+    """Norms once per row and gathering in chunks change no number, across chunk edges and missing rows."""
+    monkeypatch.setattr(similarity, "CHUNK_ROWS", 7)
+    rng = np.random.default_rng(5)
+    matrix = rng.normal(size=(30, DIM)).astype(np.float32)
+    matrix[4] = np.nan  # a missing vector
+    matrix[9] = 0.0  # a zero vector
+    a = rng.integers(0, 30, size=50)
+    b = rng.integers(0, 30, size=50)
+    a[:3], b[:3] = 4, 9  # pairs with the missing and the zero row
+    found, expected = row_cosines(matrix, a, b), cosines(matrix[a], matrix[b])
+    np.testing.assert_array_equal(np.isnan(found), np.isnan(expected))
+    assert np.isnan(found[:3]).all()
+    np.testing.assert_allclose(found[~np.isnan(found)], expected[~np.isnan(expected)], rtol=0, atol=1e-12)
 
 
 def test_a_table_keeps_the_order_of_its_items_and_fills_missing_ones_with_nan():
