@@ -1,7 +1,8 @@
 """Gold synonyms from the annotators' paraphrases: the NC_Syn replacement each compound gets.
 
 The rule (paraphrases grouped across case, accents, number and articles; ties broken by
-token-level proposals, then frequency) is ``building.rules.gold_synonym``; its reason and the
+token-level proposals, then frequency; words on the language's offensive list never picked) is
+``building.rules.gold_synonym``; its reason and the
 runners-up are kept in ``Compound.gold_synonym_evidence`` for the curator. A curator's pick
 (``datasets.actions.choose_gold_synonym``) or a synonym an imported file gave is never overridden.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from building.frequency import per_million
 from building.rules.gold_synonym import pick_gold_synonym
+from building.rules.offensive import word_list
 from datasets import vocabulary
 from datasets.models import Compound
 
@@ -36,6 +38,7 @@ def derive_gold_synonyms(collection: str | None = None, language: str | None = N
             [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TOKEN_LEVEL],
             compound.language,
             lambda text, language=compound.language: per_million(text, language),
+            word_list(compound.language).blocks,  # never an offensive word, however often proposed
         )
         wanted = (pick.text, vocabulary.GOLD_FROM_PARAPHRASES, pick.as_dict()) if pick else ("", "", {})
         if tuple(getattr(compound, name) for name in FIELDS) != wanted:

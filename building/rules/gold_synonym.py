@@ -140,11 +140,21 @@ def pick_gold_synonym(
     token_level: Iterable[tuple[str, int]],
     language: str,
     frequency: Callable[[str], float],
+    blocks: Callable[[str], bool] | None = None,
 ) -> GoldPick | None:
-    """The gold synonym of a compound from its paraphrases (text, frequency); None without type-level ones."""
+    """The gold synonym of a compound from its paraphrases (text, frequency); None without type-level ones.
+
+    ``blocks``: paraphrases it refuses (the language's offensive words) are never picked, however
+    often proposed; the reason names them. None when every paraphrase is refused.
+    """
     ranked = candidates(type_level, token_level, language, frequency)
+    refused = [c.text for c in ranked if blocks is not None and blocks(c.text)]
+    ranked = [c for c in ranked if c.text not in refused]
     if not ranked:
         return None
     best = ranked[0]
     tied = [c for c in ranked[1:] if c.type_count == best.type_count]
-    return GoldPick(best.text, _reason(best, tied), ranked[: 1 + RUNNERS_UP])
+    reason = _reason(best, tied)
+    if refused:
+        reason += f"; left out as offensive: {', '.join(refused)}"
+    return GoldPick(best.text, reason, ranked[: 1 + RUNNERS_UP])

@@ -19,6 +19,10 @@ def test_derivation_takes_the_most_frequent_normalised_paraphrase(shared_data):
     car_park = Compound.objects.get(key="car park")
     assert (car_park.gold_synonym, car_park.gold_synonym_source) == ("parking lot", vocabulary.GOLD_FROM_PARAPHRASES)
     assert derive_gold_synonyms(language="en") == 0  # idempotent
+    # The crowd's most frequent paraphrase of "loose woman" is a slur: never the release's NC_Syn.
+    loose = Compound.objects.get(key="loose woman")
+    assert loose.gold_synonym not in ("", "slut")
+    assert "left out as offensive: slut" in loose.gold_synonym_evidence["reason"]
 
 
 def test_file_values_and_curator_picks_are_kept(client):

@@ -46,3 +46,16 @@ def test_the_pick_reads_in_the_singular_without_its_article():
     assert pick.text == "parking lot" and pick.candidates[0].type_count == 3
     assert pick_gold_synonym([("Terremotos", 2)], [], "pt", frequency).text == "terremotos"  # no singular proposed
     assert pick_gold_synonym([], [("anything", 3)], "en", frequency) is None
+
+
+def test_an_offensive_paraphrase_is_never_the_gold_synonym_however_often_proposed():
+    from building.rules.offensive import word_list
+
+    # NCTTI's crowd proposed "slut" for "loose woman" most often: the release must not carry it.
+    paraphrases = [("slut", 5), ("promiscuous woman", 3), ("easy woman", 1)]
+    pick = pick_gold_synonym(paraphrases, [], "en", frequency, word_list("en").blocks)
+    assert pick.text == "promiscuous woman"
+    assert pick.reason.endswith("left out as offensive: slut")
+    assert "slut" not in [c.text for c in pick.candidates]
+    assert pick_gold_synonym(paraphrases, [], "en", frequency).text == "slut"  # the list is what refuses it
+    assert pick_gold_synonym([("slut", 2)], [], "en", frequency, word_list("en").blocks) is None
