@@ -191,6 +191,18 @@ class ProbeRun(models.Model):
             f"Probe run #{self.pk}: {self.model_id and self.model.name} on {self.release_id and self.release.version}"
         )
 
+    # What ``progress`` and ``is_finished`` read: a follower refreshes these, never the report (megabytes of JSON).
+    PROGRESS_FIELDS = (
+        "status",
+        "shards_done",
+        "shards_total",
+        "texts_total",
+        "texts_embedded",
+        "texts_cached",
+        "eta_seconds",
+        "error",
+    )
+
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED

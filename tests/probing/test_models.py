@@ -90,3 +90,20 @@ def test_a_key_stored_twice_keeps_the_first_vectors():
     cache.put_many({"same": vectors(2), "other": vectors(3)})
     assert CachedVectors.objects.count() == 2
     np.testing.assert_array_equal(cache.get_many(["same"])["same"].sentence, vectors(1).sentence)
+
+
+def test_reports_and_shard_results_are_stored_with_lz4_where_postgresql_has_it():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's column compression")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'")
+        if "lz4" not in cursor.fetchone()[0]:
+            pytest.skip("this PostgreSQL was built without lz4")
+        cursor.execute(
+            "SELECT attrelid::regclass::text, attname, attcompression FROM pg_attribute "
+            "WHERE (attrelid, attname) IN (('probing_proberun'::regclass, 'report'), "
+            "('probing_probeshard'::regclass, 'result'))"
+        )
+        assert sorted(cursor.fetchall()) == [("probing_proberun", "report", "l"), ("probing_probeshard", "result", "l")]

@@ -90,10 +90,11 @@ class Command(BaseCommand):
         elif options["wait"]:
             run = self._wait(run, options["timeout"])
         self.stdout.write(str(run.pk))
-        if run.status == ProbeRun.Status.DONE and (
-            note := human_score_note((run.report or {}).get("human_score"), release.version)
-        ):
-            self.stderr.write(note)
+        if run.status == ProbeRun.Status.DONE:
+            # Only the note's part of the report is read (the report is megabytes of JSON).
+            human_score = ProbeRun.objects.filter(pk=run.pk).values_list("report__human_score", flat=True).first()
+            if note := human_score_note(human_score, release.version):
+                self.stderr.write(note)
         if run.status in (ProbeRun.Status.FAILED, ProbeRun.Status.CANCELLED):
             raise CommandError(f"probe run {run.pk} {run.status}: {run.error or 'no message'}")
 
@@ -114,7 +115,7 @@ class Command(BaseCommand):
                 run_shard(run.pk, index)
             except Exception as error:  # a worker would retry; here the run fails with the reason
                 fail_run(run.pk, f"shard {index}: {type(error).__name__}: {error}")
-            run.refresh_from_db()
+            run.refresh_from_db(fields=ProbeRun.PROGRESS_FIELDS)
             self._show(run)
             if run.is_finished:
                 break
@@ -124,7 +125,7 @@ class Command(BaseCommand):
         deadline = time.monotonic() + timeout
         next_check, worker_seen = 0.0, False
         while True:
-            run.refresh_from_db()
+            run.refresh_from_db(fields=ProbeRun.PROGRESS_FIELDS)
             self._show(run)
             if run.is_finished:
                 return run
