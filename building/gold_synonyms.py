@@ -1,7 +1,7 @@
 """Gold synonyms from the annotators' paraphrases: the NC_Syn replacement each compound gets.
 
 The rule (paraphrases grouped across case, accents, number and articles; ties broken by
-token-level proposals, then frequency; words on the language's offensive list never picked) is
+token-level proposals, then the first proposed; words on the language's offensive list never picked) is
 ``building.rules.gold_synonym``; its reason and the
 runners-up are kept in ``Compound.gold_synonym_evidence`` for the curator. A curator's pick
 (``datasets.actions.choose_gold_synonym``) or a synonym an imported file gave is never overridden.
@@ -32,7 +32,8 @@ def derive_gold_synonyms(collection: str | None = None, language: str | None = N
         compounds = compounds.filter(language=language)
     changed = []
     for compound in compounds.prefetch_related("paraphrases"):
-        paraphrases = list(compound.paraphrases.all())
+        # In the order they were recorded (a file's own order): the last tie-break is the first proposed.
+        paraphrases = sorted(compound.paraphrases.all(), key=lambda p: p.pk)
         pick = pick_gold_synonym(
             [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TYPE_LEVEL],
             [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TOKEN_LEVEL],

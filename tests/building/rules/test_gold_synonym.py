@@ -34,11 +34,17 @@ def test_a_tie_goes_to_the_paraphrase_proposed_most_for_the_sentences():
     assert "proposed most for the sentences (2 token-level)" in pick.reason and "tied with terremoto" in pick.reason
 
 
-def test_then_to_the_more_common_word_and_only_then_alphabetically():
-    common = pick_gold_synonym([("sismo", 1), ("terremoto", 1)], [], "pt", frequency)
-    assert common.text == "terremoto" and "the most common word (zipf 3.90)" in common.reason
-    unknown = pick_gold_synonym([("zeta", 1), ("alfa", 1)], [], "pt", frequency)
-    assert unknown.text == "alfa" and unknown.reason.endswith("first alphabetically")
+def test_then_to_the_one_proposed_first_as_the_ncimp_experts_did():
+    # Not the more common word, nor the first alphabetically: the order of the proposals decides.
+    first = pick_gold_synonym([("sismo", 1), ("terremoto", 1)], [], "pt", frequency)
+    assert first.text == "sismo" and first.reason.endswith("as often in the sentences; proposed first")
+    assert pick_gold_synonym([("terremoto", 1), ("sismo", 1)], [], "pt", frequency).text == "terremoto"
+    assert pick_gold_synonym([("zeta", 1), ("alfa", 1)], [], "pt", frequency).text == "zeta"
+    # A form proposed later counts with its group, which keeps the place of its first proposal.
+    grouped = pick_gold_synonym([("sismo", 1), ("tremor", 1), ("sismos", 1), ("tremores", 1)], [], "pt", frequency)
+    assert grouped.text == "sismo" and [c.first for c in grouped.candidates] == [0, 1]
+    # The language's frequency is still there for the curator.
+    assert first.as_dict()["candidates"][1]["zipf"] == 3.9
 
 
 def test_the_pick_reads_in_the_singular_without_its_article():
