@@ -353,9 +353,10 @@ class FastEncoder:
     """A fast tokenizer's Rust core, called directly: token counts for sorting, and padded batches.
 
     What the tokenizer's Python call gives (the same ids, masks, offsets and special-token marks,
-    padded on the right), without its per-call overhead: the engine tokenizes every text twice
-    (once to sort by length, once in its batch), and this costs a third of the Python call each
-    time. A copy of the core, so the tokenizer a pipeline shares is never reconfigured.
+    padded on the right), without its per-call overhead (a third of the Python call). Each text
+    is tokenized once: ``lengths`` (the engine sorts by them) keeps its encodings, and the batches
+    that follow reuse those that ``max_length`` does not cut. A copy of the core, so the tokenizer
+    a pipeline shares is never reconfigured.
     """
 
     def __init__(self, tokenizer) -> None:
@@ -367,18 +368,20 @@ class FastEncoder:
         self.pad_id = tokenizer.pad_token_id
         self.type_ids = "token_type_ids" in tokenizer.model_input_names
         self.truncation: int | None = None
+        self._kept: dict[str, object] = {}  # the last ``lengths`` call's encodings, for its batches
 
     def lengths(self, texts: list[str]) -> list[int]:
-        """Tokens of each text with the special ones (no truncation)."""
+        """Tokens of each text with the special ones (no truncation); the encodings are kept for ``batch``."""
         self._truncate(None)
-        encode = getattr(self.core, "encode_batch_fast", self.core.encode_batch)
-        return [len(encoding) for encoding in encode(list(texts))]
+        texts = list(texts)
+        encodings = self.core.encode_batch(texts)
+        self._kept = dict(zip(texts, encodings, strict=True))
+        return [len(encoding) for encoding in encodings]
 
     def batch(self, texts: list[str], max_length: int) -> dict[str, torch.Tensor]:
         """``input_ids``, ``attention_mask`` (and ``token_type_ids``), ``offset_mapping`` and
         ``special_tokens_mask`` of ``texts`` truncated to ``max_length``, as (B, T) tensors."""
-        self._truncate(max_length)
-        encodings = self.core.encode_batch(list(texts))
+        encodings = self._encodings(list(texts), max_length)
         steps = max((len(e.ids) for e in encodings), default=0)
         ids = np.full((len(texts), steps), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(texts), steps), dtype=np.int64)
@@ -395,6 +398,17 @@ class FastEncoder:
         if self.type_ids:
             batch["token_type_ids"] = types
         return {key: torch.from_numpy(value) for key, value in batch.items()}
+
+    def _encodings(self, texts: list[str], max_length: int) -> list:
+        """Each text's encoding truncated to ``max_length``: a kept one when it is no longer (truncation
+        would change nothing), the others encoded now."""
+        found = [self._kept.get(text) for text in texts]
+        missing = [i for i, encoding in enumerate(found) if encoding is None or len(encoding.ids) > max_length]
+        if missing:
+            self._truncate(max_length)
+            for i, encoding in zip(missing, self.core.encode_batch([texts[i] for i in missing]), strict=True):
+                found[i] = encoding
+        return found
 
     def _truncate(self, max_length: int | None) -> None:
         if max_length != self.truncation:

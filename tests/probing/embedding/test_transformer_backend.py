@@ -108,18 +108,23 @@ def test_the_fast_encoder_gives_what_the_tokenizer_call_gives(model, request):
     backend = load_backend("transformer", str(request.getfixturevalue(model)))
     texts = [item.text for item in sentences(12)] + ["", "he is a hard worker."]
     encoder = FastEncoder(backend.tokenizer)
-    for max_length in (8, 512):
-        expected = backend.tokenizer(
-            texts,
-            padding=True,
-            truncation=True,
-            max_length=max_length,
-            return_offsets_mapping=True,
-            return_special_tokens_mask=True,
-            return_tensors="pt",
-        )
-        got = encoder.batch(texts, max_length)
-        assert set(got) == set(expected)
-        for key in got:
-            assert torch.equal(got[key], expected[key]), key
-    assert encoder.lengths(texts) == [len(ids) for ids in backend.tokenizer(texts)["input_ids"]]
+    lengths = [len(ids) for ids in backend.tokenizer(texts)["input_ids"]]
+    assert min(lengths) <= 8 < max(lengths)  # some texts are cut at 8 tokens, some are not
+    # Encoded in the batch, then again from the encodings ``lengths`` kept (re-encoded where cut).
+    for kept in (False, True):
+        if kept:
+            assert encoder.lengths(texts) == lengths
+        for max_length in (8, 512):
+            expected = backend.tokenizer(
+                texts,
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_offsets_mapping=True,
+                return_special_tokens_mask=True,
+                return_tensors="pt",
+            )
+            got = encoder.batch(texts, max_length)
+            assert set(got) == set(expected)
+            for key in got:
+                assert torch.equal(got[key], expected[key]), (key, max_length, kept)
