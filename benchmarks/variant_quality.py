@@ -80,8 +80,9 @@ def span_text(item) -> str:
 
 def generated_of(compound, resources):
     """The generated replacements of one compound, read back from the database, as a ``Generated``."""
+    from building.generation import compound_synonyms
     from building.rules.expert_comparison import NATURALISTIC, NEUTRAL, Generated
-    from building.rules.words_syn import head_synonyms, lookup_synonyms, modifier_synonyms, without_offensive
+    from building.rules.words_syn import head_synonyms, modifier_synonyms
     from datasets import vocabulary
 
     tops: dict[str, dict[int, str]] = {"modifier": {}, "head": {}, "pairs": {}}
@@ -102,11 +103,7 @@ def generated_of(compound, resources):
                 random_freq[(NATURALISTIC, sentence.slot, False)] = (span_text(sentence), randoms)
             elif sentence.kind == vocabulary.NEUTRAL_SHORT:
                 random_freq[(NEUTRAL, 1, sentence.plural)] = (span_text(sentence), randoms)
-    words = compound.text.split()
-    modifier, head = compound.modifier or words[0], compound.head or words[-1]
-    found = without_offensive(
-        lookup_synonyms(resources.lexicon, modifier, head, compound.language, compound.text), resources.offensive
-    )
+    modifier, head, found = compound_synonyms(compound, resources)
     args = dict(
         compound=compound.text,
         modifier=modifier,

@@ -23,11 +23,11 @@ from building.corpus.counting import Counts, Targets, count_chunk, merge
 from building.corpus.readers import LocalFile, check_file, chunk_ranges, detect_format, is_gzip
 from building.frequency import SOURCE, compound_frequencies, corpus_measures, corpus_source
 from building.generation_resources import random_pool_entries
-from building.jobs import MAX_ATTEMPTS, create_shards, fail_build_job
+from building.jobs import create_shards, fail_build_job
 from building.lexicon.base import LexiconUnavailable
 from building.models import BuildJob, BuildShard, FrequencyTable
 from building.storage import StoredFile, check_stored, source_of
-from core.shards import ShardExhausted, claim_shard, complete_shard, heartbeat, release_shard
+from core.shards import claim_or_fail, complete_shard, heartbeat, release_shard
 from datasets.models import Compound
 
 MAX_CHUNKS = 1024
@@ -140,11 +140,7 @@ def count_corpus_chunk(job_id: int, index: int) -> bool:
     of a finished job: ``core.shards.claim_shard``) does nothing. ``OSError`` gives the chunk back
     and propagates (the task retries it); any other error fails the job.
     """
-    try:
-        shard = claim_shard(BuildShard, job_id, index, max_attempts=MAX_ATTEMPTS)
-    except ShardExhausted as error:
-        fail_build_job(job_id, str(error))
-        return False
+    shard = claim_or_fail(BuildShard, job_id, index, fail_build_job)
     if shard is None:
         return False
     options = BuildJob.objects.values_list("options", flat=True).get(pk=job_id)

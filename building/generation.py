@@ -23,6 +23,7 @@ from building.rules.pools import modifier_kind, natural_for
 from building.rules.realise import neutral, realise
 from building.rules.words_syn import (
     MODIFIER_POS,
+    SynonymLookup,
     WordNotInCompound,
     generic_replacements,
     generic_words,
@@ -85,6 +86,15 @@ def _with_agreement(details: dict, modifier: str, head: str) -> dict:
     return {**details, "flags": list(flags)} if flags else details
 
 
+def compound_synonyms(compound: Compound, resources: Resources) -> tuple[str, str, SynonymLookup]:
+    """The compound's modifier and head, and their synonyms from the lexicon, without offensive words."""
+    words = compound.text.split()
+    modifier = compound.modifier or (words[0] if len(words) > 1 else "")
+    head = compound.head or words[-1]
+    found = lookup_synonyms(resources.lexicon, modifier, head, compound.language, compound.text)
+    return modifier, head, without_offensive(found, resources.offensive)
+
+
 def plan_compound(
     compound: Compound, resources: Resources, slots: Iterable[int], contexts: Sequence[tuple[str, Span]] = ()
 ) -> plan.CompoundPlan:
@@ -92,11 +102,7 @@ def plan_compound(
     ``resources`` has a sentence similarity."""
     lexicon, frequency = resources.lexicon, resources.frequency
     words = compound.text.split()
-    modifier = compound.modifier or (words[0] if len(words) > 1 else "")
-    head = compound.head or words[-1]
-    found = without_offensive(
-        lookup_synonyms(lexicon, modifier, head, compound.language, compound.text), resources.offensive
-    )
+    modifier, head, found = compound_synonyms(compound, resources)
     args = dict(
         compound=compound.text,
         modifier=modifier,

@@ -9,8 +9,6 @@ from __future__ import annotations
 from building.models import BuildJob, BuildShard
 from core.shards import JobDone, finish_job, resume_job
 
-MAX_ATTEMPTS = 5  # a part that kills its worker this often fails the job rather than loop forever
-
 
 class BuildJobDone(ValueError):
     """A job that is done cannot be resumed: start a new one."""

@@ -16,7 +16,7 @@ from django.db.models import Case, Count, Exists, IntegerField, OuterRef, Prefet
 
 from building.models import VariantChange
 from datasets import vocabulary
-from datasets.forms import collection_choices, language_choices
+from datasets.forms import CollectionLanguageFilter, collection_choices, language_choices
 from datasets.models import Compound, Sentence, Variant
 from datasets.views import SENTENCE_KIND_ORDER, VARIANT_KIND_ORDER
 
@@ -51,11 +51,9 @@ def status_counts(path: str = "") -> dict[str, Count]:
     }
 
 
-class QueueFilterForm(forms.Form):
+class QueueFilterForm(CollectionLanguageFilter):
     """The GET filters of the review queue; an invalid field is ignored."""
 
-    collection = forms.ChoiceField(required=False)
-    language = forms.ChoiceField(required=False)
     pending = forms.BooleanField(required=False, label="Has pending")
     flagged = forms.BooleanField(required=False, label="Has flagged")
 
@@ -65,12 +63,8 @@ class QueueFilterForm(forms.Form):
         self.fields["language"].choices = language_choices("Any language")
 
     def filter(self, queryset):
-        self.is_valid()
+        queryset = super().filter(queryset)
         data = self.cleaned_data
-        if collection := data.get("collection"):
-            queryset = queryset.filter(collection__slug=collection)
-        if language := data.get("language"):
-            queryset = queryset.filter(language=language)
         if data.get("pending"):
             queryset = queryset.filter(pending__gt=0)
         if data.get("flagged"):

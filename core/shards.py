@@ -33,6 +33,8 @@ from django.utils import timezone
 
 from core.models import FINISHED, UNFINISHED, JobStatus, Shard
 
+MAX_ATTEMPTS = 5  # a shard that kills its worker this often fails its job rather than loop forever
+
 
 class JobDone(ValueError):
     """A job that is done cannot be resumed."""
@@ -143,6 +145,18 @@ def claim_shard(
         status=JobStatus.RUNNING, started_at=Coalesce(F("started_at"), Value(now))
     )
     return shard_model.objects.get(index=index, **_of_job(shard_model, job_id))
+
+
+def claim_or_fail(
+    shard_model: type[Shard], job_id: int, index: int, fail: Callable[[int, str], object]
+) -> Shard | None:
+    """``claim_shard`` for a task: a shard claimed ``MAX_ATTEMPTS`` times already fails its job
+    (``fail(job_id, reason)``) instead of being tried again, and None says there is nothing to do."""
+    try:
+        return claim_shard(shard_model, job_id, index, max_attempts=MAX_ATTEMPTS)
+    except ShardExhausted as error:
+        fail(job_id, str(error))
+        return None
 
 
 def beat(shard: Shard) -> bool:

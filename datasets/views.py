@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from core.permissions import curator_required, is_curator
 from datasets import vocabulary
 from datasets.actions import choose_gold_synonym
+from datasets.forms import CollectionLanguageFilter
 from datasets.models import Compound, Paraphrase, Sentence, Variant
 
 COMPOUNDS_PER_PAGE = 50
@@ -29,11 +30,9 @@ SENTENCE_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(vocab
 VARIANT_KIND_ORDER = {kind: position for position, (kind, _) in enumerate(vocabulary.VARIANT_KIND_CHOICES)}
 
 
-class CompoundFilterForm(forms.Form):
+class CompoundFilterForm(CollectionLanguageFilter):
     """The GET filters of the compound list; an invalid field is reported and ignored."""
 
-    collection = forms.ChoiceField(required=False)
-    language = forms.ChoiceField(required=False)
     q = forms.CharField(
         required=False, max_length=200, label="Search", widget=forms.TextInput(attrs={"type": "search"})
     )
@@ -55,13 +54,8 @@ class CompoundFilterForm(forms.Form):
         self.order_fields(["collection", "language", "class", "q"])
 
     def filter(self, queryset):
-        """Apply the valid filters (``cleaned_data`` holds only the fields that validated)."""
-        self.is_valid()
+        queryset = super().filter(queryset)
         data = self.cleaned_data
-        if collection := data.get("collection"):
-            queryset = queryset.filter(collection__slug=collection)
-        if language := data.get("language"):
-            queryset = queryset.filter(language=language)
         if compound_class := data.get("class"):
             if compound_class == UNCLASSIFIED:
                 queryset = queryset.filter(compositionality_class__isnull=True)

@@ -25,9 +25,8 @@ from django.utils import timezone
 from core.memory import paused_gc
 from core.shards import (
     JobDone,
-    ShardExhausted,
     beating,
-    claim_shard,
+    claim_or_fail,
     complete_shard,
     finish_job,
     heartbeat,
@@ -53,7 +52,6 @@ log = logging.getLogger(__name__)
 SHARD_SIZE = 50  # compounds per shard: about 1,300 texts, ten seconds on a CPU for MiniLM; per-task costs stay small
 BORROW_WAIT = 60.0  # seconds a shard waits for the running shard that owns a text it needs (then embeds it)
 BORROW_POLL = 0.5
-MAX_ATTEMPTS = 5  # a shard that kills its worker this often fails the run rather than loop forever
 PROGRESS_EVERY = 1.0  # seconds between live progress writes of a shard
 
 
@@ -176,11 +174,7 @@ def run_shard(run_id: int, index: int) -> bool:
     worker that still beats, or of a finished run: ``core.shards.claim_shard``) does nothing. The
     worker beats while it computes; the shard that completes the run finishes it.
     """
-    try:
-        shard = claim_shard(ProbeShard, run_id, index, max_attempts=MAX_ATTEMPTS)
-    except ShardExhausted as error:
-        fail_run(run_id, str(error))
-        return False
+    shard = claim_or_fail(ProbeShard, run_id, index, fail_run)
     if shard is None:
         return False
     run = ProbeRun.objects.select_related("release", "model").get(pk=run_id)

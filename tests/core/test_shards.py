@@ -17,10 +17,12 @@ from building.jobs import create_shards
 from building.models import BuildJob, BuildShard
 from config.celery import app
 from core.shards import (
+    MAX_ATTEMPTS,
     Completion,
     JobDone,
     ShardExhausted,
     beat,
+    claim_or_fail,
     claim_shard,
     complete_shard,
     finish_job,
@@ -117,6 +119,18 @@ def test_a_shard_that_keeps_killing_its_worker_is_not_claimed_again():
     with pytest.raises(ShardExhausted, match="shard 0 was attempted 5 times"):
         claim_shard(BuildShard, job.pk, 0, max_attempts=5)
     assert claim_shard(BuildShard, job.pk, 0, max_attempts=6).attempts == 6
+
+
+def test_a_task_claiming_an_exhausted_shard_fails_its_job_with_the_reason():
+    from building.jobs import fail_build_job
+
+    job = make_job()
+    assert claim_or_fail(BuildShard, job.pk, 1, fail_build_job).attempts == 1  # a fresh shard is claimed
+    job.shards.filter(index=0).update(attempts=MAX_ATTEMPTS)
+    assert claim_or_fail(BuildShard, job.pk, 0, fail_build_job) is None
+    job.refresh_from_db()
+    assert job.status == BuildJob.Status.FAILED
+    assert f"shard 0 was attempted {MAX_ATTEMPTS} times" in job.message
 
 
 def test_the_last_shard_completed_finishes_and_a_duplicate_completion_counts_nothing():
