@@ -2,6 +2,8 @@
 
 - ``spearman``: Spearman's rho with its p-value over the pairs where both values are finite numbers;
   undefined (fewer than 3 pairs, or a constant series) gives rho and p None, never NaN or 0.
+  ``spearman_columns`` gives the same for many series against one (every measure of a report
+  against the human scores), ranking them together.
 - ``adjust_bh``: Benjamini-Hochberg adjusted p-values through ``scipy.stats.false_discovery_control``,
   with missing p-values left out of the family and kept as None.
 """
@@ -52,21 +54,53 @@ def spearman(x: Iterable, y: Iterable) -> Correlation:
     a, b = numbers(x), numbers(y)
     if len(a) != len(b):
         raise ValueError(f"spearman needs two series of one length, not {len(a)} and {len(b)}")
-    both = np.isfinite(a) & np.isfinite(b)
-    a, b = a[both], b[both]
-    n = len(a)
+    return spearman_columns(a[:, None], b)[0]
+
+
+def spearman_columns(columns: np.ndarray, y: Iterable) -> list[Correlation]:
+    """``spearman(columns[:, j], y)`` for every column j of a (n, k) float array (NaN: missing), at once.
+
+    Columns without a missing value where ``y`` has one are ranked together in one call; the others
+    each alone. The arithmetic is ``spearman``'s, so the numbers are the same.
+    """
+    columns = np.asarray(columns, dtype=np.float64)
+    b = numbers(y)
+    if columns.ndim != 2 or len(columns) != len(b):
+        raise ValueError(f"spearman_columns needs an (n, k) array and n values, not {columns.shape} and {len(b)}")
+    present = np.isfinite(b)
+    out: list[Correlation | None] = [None] * columns.shape[1]
+    complete = [j for j in range(columns.shape[1]) if np.isfinite(columns[present, j]).all()]
+    if complete:
+        for j, result in zip(complete, _ranked(columns[present][:, complete], b[present]), strict=True):
+            out[j] = result
+    for j in (j for j in range(columns.shape[1]) if out[j] is None):
+        both = present & np.isfinite(columns[:, j])
+        out[j] = _ranked(columns[both, j][:, None], b[both])[0]
+    return out  # type: ignore[return-value]
+
+
+def _ranked(a: np.ndarray, b: np.ndarray) -> list[Correlation]:
+    """Spearman of each column of ``a`` (n, k) with ``b`` (n,), all finite."""
+    n = len(b)
     if n < MIN_PAIRS:
-        return Correlation(None, None, n)
-    ranks_a, ranks_b = stats.rankdata(a) - (n + 1) / 2, stats.rankdata(b) - (n + 1) / 2
-    spread = math.sqrt(float(ranks_a @ ranks_a) * float(ranks_b @ ranks_b))
-    if spread == 0:  # a constant series
-        return Correlation(None, None, n)
-    rho = max(-1.0, min(1.0, float(ranks_a @ ranks_b) / spread))
-    if abs(rho) == 1.0:
-        return Correlation(rho, 0.0, n)
-    t = rho * math.sqrt((n - 2) / ((1.0 - rho) * (1.0 + rho)))
-    p = float(2 * special.stdtr(n - 2, -abs(t)))
-    return Correlation(rho, p, n)
+        return [Correlation(None, None, n)] * a.shape[1]
+    ranks_a = stats.rankdata(a, axis=0) - (n + 1) / 2
+    ranks_b = stats.rankdata(b) - (n + 1) / 2
+    spread_b = float(ranks_b @ ranks_b)
+    out = []
+    for j in range(a.shape[1]):
+        column = ranks_a[:, j]
+        spread = math.sqrt(float(column @ column) * spread_b)
+        if spread == 0:  # a constant series
+            out.append(Correlation(None, None, n))
+            continue
+        rho = max(-1.0, min(1.0, float(column @ ranks_b) / spread))
+        if abs(rho) == 1.0:
+            out.append(Correlation(rho, 0.0, n))
+            continue
+        t = rho * math.sqrt((n - 2) / ((1.0 - rho) * (1.0 + rho)))
+        out.append(Correlation(rho, float(2 * special.stdtr(n - 2, -abs(t))), n))
+    return out
 
 
 def adjust_bh(pvalues: Sequence[float | None]) -> list[float | None]:

@@ -22,7 +22,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from core.statistics import adjust_bh, finite, spearman
+import numpy as np
+
+from core.statistics import adjust_bh, finite, numbers, spearman, spearman_columns
 from datasets import vocabulary
 from datasets.overlap import overlaps
 from probing.metrics import BASE_MEASURES, MEASURES, ContextSim, PairSim, compound_values, mean, sentence_values
@@ -81,12 +83,16 @@ def correlations(
     for language, condition, level in _sorted_groups(groups):
         members = groups[(language, condition, level)]
         classes = _ordered({info.get("class") for _, info in members if info.get("class")}, vocabulary.CLASSES)
-        subsets = [(ALL, members)]
-        subsets += [(cls, [m for m in members if m[1].get("class") == cls]) for cls in classes]
-        subsets.append((NO_OVERLAP, [m for m in members if _overlap(m[0]["compound"], m[1]) is False]))
-        for measure in measures:
-            for subset, chosen in subsets:
-                rho, p, n = spearman([r.get(measure) for r, _ in chosen], [info.get(target) for _, info in chosen])
+        subsets = [(ALL, list(range(len(members))))]
+        subsets += [(cls, [i for i, m in enumerate(members) if m[1].get("class") == cls]) for cls in classes]
+        subsets.append((NO_OVERLAP, [i for i, m in enumerate(members) if _overlap(m[0]["compound"], m[1]) is False]))
+        # Every measure of every member at once: the members' columns are ranked together per subset.
+        values = np.column_stack([numbers(r.get(measure) for r, _ in members) for measure in measures])
+        human = numbers(info.get(target) for _, info in members)
+        found = {subset: spearman_columns(values[chosen], human[chosen]) for subset, chosen in subsets}
+        for j, measure in enumerate(measures):
+            for subset, _ in subsets:
+                rho, p, n = found[subset][j]
                 if n:
                     out.append(
                         {

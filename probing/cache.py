@@ -84,23 +84,28 @@ class RunMemo:
         self.limit = limit
         self.size = 0
         self.vectors: OrderedDict[tuple[int, str], Vectors] = OrderedDict()
+        self.keys: dict[int, list[str]] = {}  # each run's keys, for forget (evicted ones included)
 
     def get(self, run: int, keys: list[str]) -> dict[str, Vectors]:
         return {key: self.vectors[(run, key)] for key in keys if (run, key) in self.vectors}
 
     def add(self, run: int, items: dict[str, Vectors]) -> None:
+        added = self.keys.setdefault(run, [])
         for key, vectors in items.items():
             if (run, key) in self.vectors:
                 continue
             kept = Vectors(vectors.sentence, vectors.span, vectors.tokens, vectors.oov, vectors.span_truncated)
             self.vectors[(run, key)] = kept
             self.size += stored_bytes(kept)
+            added.append(key)
         while self.size > self.limit and self.vectors:
             self.size -= stored_bytes(self.vectors.popitem(last=False)[1])
 
     def forget(self, run: int) -> None:
-        for entry in [entry for entry in self.vectors if entry[0] == run]:
-            self.size -= stored_bytes(self.vectors.pop(entry))
+        for key in self.keys.pop(run, ()):
+            kept = self.vectors.pop((run, key), None)
+            if kept is not None:
+                self.size -= stored_bytes(kept)
 
 
 run_memo = RunMemo()

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.memory import paused_gc
+from core.memory import paused_gc, settle
 from datasets import vocabulary
 from probing.embedding.sources import RefusedSource
 from probing.models import EmbeddingModel
@@ -85,6 +85,7 @@ def release_probes(release: Release) -> ReleaseProbes:
     _releases[key] = probes
     while len(_releases) > _KEEP_RELEASES:
         _releases.popitem(last=False)
+    settle()  # the worker keeps these pairs: later collections need not walk them (core.memory)
     return probes
 
 
@@ -118,5 +119,6 @@ def model_backend(model: EmbeddingModel):
         _backends[key] = model.load_backend()
         while len(_backends) > _KEEP_BACKENDS:
             _backends.popitem(last=False)
+        settle()  # a model's modules and tokenizer live as long as the worker (core.memory)
     _backends.move_to_end(key)
     return _backends[key]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.statistics import adjust_bh, nan_for_none, spearman
+from core.statistics import adjust_bh, nan_for_none, spearman, spearman_columns
 
 
 def test_spearman_matches_a_hand_ranking_of_five_items():
@@ -68,3 +68,22 @@ def test_spearman_gives_scipys_numbers_with_ties_and_missing_values():
         assert count == n
         assert rho == pytest.approx(expected.statistic, abs=1e-12)
         assert p == pytest.approx(expected.pvalue, rel=1e-9)
+
+
+def test_spearman_columns_equals_spearman_of_each_column_missing_values_and_ties_included():
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 6, 40).astype(float)  # ties, as human scores have
+    y[[3, 17]] = np.nan
+    columns = rng.normal(size=(40, 5))
+    columns[5, 1] = np.nan  # a measure missing where the human score is present: ranked alone
+    columns[3, 2] = np.nan  # missing where the human score is missing too: still ranked with the others
+    columns[:, 3] = 0.5  # constant
+    columns[:, 4] = np.where(np.isnan(y), 0.0, y * 2)  # perfectly monotone
+    found = spearman_columns(columns, y)
+    for j in range(columns.shape[1]):
+        assert found[j] == spearman(columns[:, j], y)  # the very same numbers, not approximately
+    assert found[1].n == 37 and found[0].n == 38
+    assert found[3][:2] == (None, None)
+    assert found[4][:2] == (1.0, 0.0)
+    assert found[0].rho == pytest.approx(stats.spearmanr(columns[:, 0], y, nan_policy="omit").statistic)
+    assert spearman_columns(columns[:2], y[:2]) == [(None, None, 2)] * 5

@@ -180,10 +180,17 @@ def test_drafts_and_bad_configs_are_refused(bert):
     assert not ProbeRun.objects.exists()
 
 
-def test_the_release_is_read_once_per_process(release, bert, django_assert_max_num_queries):
+def test_the_release_is_read_once_per_process(release, bert, django_assert_max_num_queries, monkeypatch):
+    from probing import loading
+
+    settled = []
+    monkeypatch.setattr(loading, "settle", lambda: settled.append(True))
+    loading._releases.clear()
     release_probes(release)
+    assert settled == [True]  # the pairs the worker keeps are left out of later collections (core.memory)
     with django_assert_max_num_queries(0):
         assert release_probes(release).compounds
+    assert settled == [True]
 
 
 def test_the_admin_shows_runs_with_progress_and_cancels_them(admin_client, release, bert):
