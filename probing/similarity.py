@@ -8,7 +8,7 @@ float64, exactly ``probing.metrics.cosine`` for each row pair (NaN where that gi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,17 +42,20 @@ class VectorTable:
         layers = None if layered is None else layered.shape[0]
         layer_sentence = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
         layer_span = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
-        for row, item in enumerate(items):
-            found = vectors.get(item)
-            if found is None:
-                continue
-            sentence[row] = found.sentence
-            if found.span is not None:
-                span[row] = found.span
-            if layers is not None and found.layer_sentences is not None:
-                layer_sentence[row] = found.layer_sentences
-                if found.layer_spans is not None:
-                    layer_span[row] = found.layer_spans
+        found = [vectors.get(item) for item in items]
+        rows = [row for row, f in enumerate(found) if f is not None]
+        if len(rows) == len(items):  # one stack per level, not a row at a time: tens of thousands of items
+            np.stack([f.sentence for f in found], out=sentence)
+        elif rows:
+            sentence[rows] = np.stack([found[row].sentence for row in rows])
+        span_rows = [row for row in rows if found[row].span is not None]
+        if span_rows:
+            span[span_rows] = np.stack([found[row].span for row in span_rows])
+        for row in rows if layers is not None else ():
+            if found[row].layer_sentences is not None:
+                layer_sentence[row] = found[row].layer_sentences
+                if found[row].layer_spans is not None:
+                    layer_span[row] = found[row].layer_spans
         index = {item: row for row, item in enumerate(items)}
         return cls(items, index, sentence, span, layer_sentence, layer_span)
 
@@ -115,15 +118,22 @@ def moments(matrix: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     n = int(present.sum())
     if not n:
         return 0, np.zeros(matrix.shape[1]), np.ones(matrix.shape[1])
+
+    def chunks() -> Iterator[np.ndarray]:  # views when no row is missing, else the present rows
+        for start in range(0, len(matrix), CHUNK_ROWS):
+            chunk = matrix[start : start + CHUNK_ROWS]
+            yield chunk if n == len(matrix) else chunk[present[start : start + CHUNK_ROWS]]
+
     total = np.zeros(matrix.shape[1])
-    for start in range(0, len(matrix), CHUNK_ROWS):
-        chunk = matrix[start : start + CHUNK_ROWS][present[start : start + CHUNK_ROWS]]
+    for chunk in chunks():
         total += chunk.sum(axis=0, dtype=np.float64)
     mean = total / n
     squares = np.zeros(matrix.shape[1])
-    for start in range(0, len(matrix), CHUNK_ROWS):
-        chunk = matrix[start : start + CHUNK_ROWS][present[start : start + CHUNK_ROWS]]
-        squares += ((chunk.astype(np.float64) - mean) ** 2).sum(axis=0)
+    for chunk in chunks():
+        deviation = chunk.astype(np.float64)  # one float64 copy, squared in place
+        deviation -= mean
+        np.multiply(deviation, deviation, out=deviation)
+        squares += deviation.sum(axis=0)
     return n, mean, np.sqrt(squares / n)
 
 
