@@ -107,3 +107,28 @@ def test_reports_and_shard_results_are_stored_with_lz4_where_postgresql_has_it()
             "('probing_probeshard'::regclass, 'result'))"
         )
         assert sorted(cursor.fetchall()) == [("probing_proberun", "report", "l"), ("probing_probeshard", "result", "l")]
+
+
+def test_cache_rows_of_one_text_stay_inline_and_vectors_are_never_compressed():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's TOAST settings")
+    rng = np.random.default_rng(0)
+    dim = 384  # the bundled MiniLM: two float32 vectors are 3 KB, over the default 2 KB threshold
+    DatabaseVectorCache("model-a").put_many(
+        {"row": Vectors(rng.normal(size=dim).astype(np.float32), rng.normal(size=dim).astype(np.float32), tokens=5)}
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE oid = 'probing_cachedvectors'::regclass")
+        assert "toast_tuple_target=8160" in cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT attname, attstorage FROM pg_attribute WHERE attrelid = 'probing_cachedvectors'::regclass "
+            "AND attname IN ('sentence', 'span', 'layers') ORDER BY attname"
+        )
+        assert cursor.fetchall() == [("layers", "e"), ("sentence", "e"), ("span", "e")]
+        # Nothing of the row went to the TOAST table: its vectors are read with the row.
+        cursor.execute(
+            "SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE oid = 'probing_cachedvectors'::regclass"
+        )
+        assert cursor.fetchone()[0] == 0
