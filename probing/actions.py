@@ -289,7 +289,10 @@ def _record_shard(run_id: int, shard_id: int, result: dict, stats, seconds: floa
 def _eta(run: ProbeRun, now) -> float | None:
     """Seconds left at the pace of the shards finished since the run (last) started."""
     since = run.resumed_at or run.started_at or now
-    done = run.shards.filter(status=ProbeShard.DONE, finished_at__gte=since).count()
+    if run.resumed_at is None and run.started_at is not None:
+        done = run.shards_done  # every shard done so far finished after the start: no query needed
+    else:
+        done = run.shards.filter(status=ProbeShard.DONE, finished_at__gte=since).count()
     left = run.shards_total - run.shards_done
     if not done or not left:
         return 0.0 if not left else None

@@ -58,20 +58,37 @@ def cache_key(identity: dict, config: EmbedConfig, item: TextSpan) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+KEYS_KEPT = 200_000  # items whose keys a process remembers (a full public release is about 25,000)
+_known_keys: dict[str, dict[TextSpan, str]] = {}  # per identity and config (the head's JSON)
+
+
 class CacheKeys:
-    """``cache_key`` for many items of one identity and config: the shared part is encoded and hashed once."""
+    """``cache_key`` for many items of one identity and config: the shared part is encoded and hashed once.
+
+    A worker computes the keys of a run's items in its shards and again when the run finishes, and
+    a new release of the same texts asks for them once more: the process remembers up to
+    ``KEYS_KEPT`` of them (sha256 of the same bytes is the same key).
+    """
 
     def __init__(self, identity: dict, config: EmbedConfig) -> None:
         # The canonical JSON of cache_key's payload, keys sorted: config, identity, span, text.
         dump = _canonical
         head = '{"config":' + dump(config.vector_key()) + ',"identity":' + dump(identity) + ',"span":'
         self._head = hashlib.sha256(head.encode("utf-8"))
+        if head not in _known_keys and sum(map(len, _known_keys.values())) >= KEYS_KEPT:
+            _known_keys.clear()
+        self._known = _known_keys.setdefault(head, {})
 
     def __call__(self, item: TextSpan) -> str:
-        span = "null" if item.span is None else f"[{item.span[0]},{item.span[1]}]"
-        digest = self._head.copy()
-        digest.update((span + ',"text":' + encode_basestring(item.text) + "}").encode("utf-8"))
-        return digest.hexdigest()
+        key = self._known.get(item)
+        if key is None:
+            span = "null" if item.span is None else f"[{item.span[0]},{item.span[1]}]"
+            digest = self._head.copy()
+            digest.update((span + ',"text":' + encode_basestring(item.text) + "}").encode("utf-8"))
+            key = digest.hexdigest()
+            if len(self._known) < KEYS_KEPT:
+                self._known[item] = key
+        return key
 
 
 def as_stored(layers: np.ndarray | None) -> np.ndarray | None:

@@ -137,3 +137,21 @@ def test_the_cache_key_changes_with_the_model_the_text_and_the_span():
     assert cache_key(IDENTITY, EmbedConfig(), TextSpan(ORIGINAL.text + " ", (9, 21))) != KEY
     assert cache_key(dict(reversed(list(IDENTITY.items()))), EmbedConfig(), ORIGINAL) == KEY
     assert len(KEY) == 64 and int(KEY, 16) >= 0
+
+
+def test_cache_keys_remembered_by_the_process_stay_those_of_their_model_and_config(monkeypatch):
+    from probing import engine
+
+    monkeypatch.setattr(engine, "_known_keys", {})
+    monkeypatch.setattr(engine, "KEYS_KEPT", 3)
+    items = [ORIGINAL, TextSpan(ORIGINAL.text), TextSpan("Another text.", (0, 7)), TextSpan("A fourth.", None)]
+    other_config = dataclasses.replace(EmbedConfig(), layers=(-1,))
+    for _ in range(2):  # computed, then remembered: the same keys
+        assert [engine.CacheKeys(IDENTITY, EmbedConfig())(i) for i in items] == [
+            cache_key(IDENTITY, EmbedConfig(), i) for i in items
+        ]
+        assert [engine.CacheKeys(IDENTITY, other_config)(i) for i in items] == [
+            cache_key(IDENTITY, other_config, i) for i in items
+        ]
+    assert engine.CacheKeys(IDENTITY, EmbedConfig())(ORIGINAL) == KEY
+    assert sum(map(len, engine._known_keys.values())) <= 3  # bounded

@@ -206,3 +206,23 @@ def test_the_admin_shows_runs_with_progress_and_cancels_them(admin_client, relea
     run.refresh_from_db()
     assert run.status == ProbeRun.Status.CANCELLED
     assert admin_client.get("/admin/probing/embeddingmodel/").status_code == 200
+
+
+def test_the_eta_follows_the_pace_of_the_shards_done_since_the_start_or_the_last_resume(release, bert):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from probing.actions import _eta
+
+    run = create_probe_run(release, bert, shard_size=2)  # 3 shards
+    now = timezone.now()
+    run.started_at, run.shards_done = now - timedelta(seconds=30), 1
+    assert _eta(run, now) == pytest.approx(60.0)  # 30 s for one shard, two left
+    # After a resume only the shards done since then set the pace.
+    run.resumed_at, run.shards_done = now - timedelta(seconds=10), 2
+    ProbeShard.objects.filter(run=run, index=0).update(status=ProbeShard.DONE, finished_at=now - timedelta(seconds=20))
+    ProbeShard.objects.filter(run=run, index=1).update(status=ProbeShard.DONE, finished_at=now - timedelta(seconds=5))
+    assert _eta(run, now) == pytest.approx(10.0)  # 10 s for the one shard done since, one left
+    run.shards_done = 3
+    assert _eta(run, now) == 0.0
