@@ -39,6 +39,8 @@ PLAIN_NUMBERS = {int, float, np.float64, np.float32, np.int64}
 
 def numbers(values: Iterable) -> np.ndarray:
     """The values as float64, NaN for anything ``finite`` refuses (None, bools, text, NaN, infinities)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "fiu":  # numbers already: one C-level copy
+        return values.astype(np.float64)
     return np.fromiter(
         (v if type(v) in PLAIN_NUMBERS else (float(v) if finite(v) else math.nan) for v in values), dtype=np.float64
     )

@@ -314,10 +314,7 @@ def compound_values(sentence_rows: Iterable[dict]) -> list[dict]:
         entry["missing"] = [m for m in ROW_MEASURES if any(r.get(m) is None for r in rows)]
         choices = [r.get("comp_choice") for r in rows]
         entry["comp_choices"] = {"head": choices.count("head"), "modifier": choices.count("modifier")}
-        if len(rows) == 1:  # most compounds (one neutral sentence): the mean of one value, without the loop
-            entry.update({m: None if (x := rows[0].get(m)) is None else float(0 + x) for m in ROW_MEASURES})
-        else:
-            entry.update({m: mean(r.get(m) for r in rows) for m in ROW_MEASURES})
+        entry.update({m: mean(r.get(m) for r in rows) for m in ROW_MEASURES})
         out.append(entry)
     return out
 
