@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 
+from core.json_columns import FastJSONEncoder
 from core.models import FINISHED, UNFINISHED, JobStatus, Shard
 from probing.embedding.base import KIND_CONFIG_DEFAULTS, EmbedConfig, bundled_minilm_path, merge_config
 from probing.embedding.network import ApiRules
@@ -174,7 +175,8 @@ class ProbeRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     eta_seconds = models.FloatField(null=True, blank=True, help_text="Estimated seconds left.")
     error = models.TextField(blank=True)
-    report = models.JSONField(default=dict, blank=True)
+    # Megabytes of numbers for a full release: written through orjson (core.json_columns).
+    report = models.JSONField(default=dict, blank=True, encoder=FastJSONEncoder)
     provenance = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -239,7 +241,7 @@ class ProbeShard(Shard):
 
     run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="shards")
     compounds = models.JSONField(default=list, help_text="[language, compound] keys.")
-    result = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(default=dict, blank=True, encoder=FastJSONEncoder)
     texts = models.PositiveIntegerField(default=0, help_text="Unique texts to embed.")
     plan = models.JSONField(
         default=dict,

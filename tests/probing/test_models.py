@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 
+from core.json_columns import FastJSONEncoder
 from probing import cache as cache_module
 from probing.actions import ProbeError, register_model
 from probing.cache import DatabaseVectorCache
 from probing.embedding.base import Vectors, bundled_minilm_path
-from probing.models import CachedVectors, EmbeddingModel
+from probing.models import CachedVectors, EmbeddingModel, ProbeRun, ProbeShard
+from tests.probing.report_factories import make_model, make_release, make_run
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +134,11 @@ def test_cache_rows_of_one_text_stay_inline_and_vectors_are_never_compressed():
             "SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE oid = 'probing_cachedvectors'::regclass"
         )
         assert cursor.fetchone()[0] == 0
+
+
+def test_reports_and_shard_results_are_written_through_orjson_and_read_back_equal():
+    run = make_run(make_release(), make_model(), report={"rho": np.float64(0.1) + 0.2, "rows": [{"p": 1e-12}]})
+    ProbeShard.objects.create(run=run, index=0, result={"sims": np.array([0.5, 0.25]), "missing": np.nan})
+    assert ProbeRun._meta.get_field("report").encoder is FastJSONEncoder
+    assert ProbeRun.objects.get(pk=run.pk).report == {"rho": 0.30000000000000004, "rows": [{"p": 1e-12}]}
+    assert ProbeShard.objects.get(run=run).result == {"sims": [0.5, 0.25], "missing": None}
