@@ -14,7 +14,7 @@ cache whose rows can be computed again needs no write-ahead log.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from django.db import connection, transaction
@@ -56,7 +56,10 @@ def decode_layers(data, count: int, dtype: str, dim: int) -> tuple[np.ndarray, n
 
 def stored_bytes(vectors: Vectors, layer_dtype: str = "float32") -> int:
     """The bytes of vectors one cache row holds (what a run's cache size adds up)."""
-    size = 4 * np.asarray(vectors.sentence).size + (0 if vectors.span is None else 4 * np.asarray(vectors.span).size)
+    sentence, span = vectors.sentence, vectors.span  # arrays already, but for a caller's lists
+    size = 4 * (sentence.size if isinstance(sentence, np.ndarray) else np.asarray(sentence).size)
+    if span is not None:
+        size += 4 * (span.size if isinstance(span, np.ndarray) else np.asarray(span).size)
     if vectors.layer_sentences is not None:
         itemsize = np.dtype(LAYER_DTYPES[layer_dtype]).itemsize
         size += itemsize * vectors.layer_sentences.size
@@ -86,29 +89,32 @@ class RunMemo:
     def __init__(self, limit: int = 256 * 2**20) -> None:
         self.limit = limit
         self.size = 0
-        self.vectors: OrderedDict[tuple[int, str], Vectors] = OrderedDict()
+        self.vectors: OrderedDict[tuple[int, str], tuple[Vectors, int]] = OrderedDict()  # with its bytes
         self.keys: dict[int, list[str]] = {}  # each run's keys, for forget (evicted ones included)
 
     def get(self, run: int, keys: list[str]) -> dict[str, Vectors]:
-        return {key: self.vectors[(run, key)] for key in keys if (run, key) in self.vectors}
+        vectors = self.vectors
+        return {key: vectors[(run, key)][0] for key in keys if (run, key) in vectors}
 
     def add(self, run: int, items: dict[str, Vectors]) -> None:
         added = self.keys.setdefault(run, [])
         for key, vectors in items.items():
             if (run, key) in self.vectors:
                 continue
-            kept = Vectors(vectors.sentence, vectors.span, vectors.tokens, vectors.oov, vectors.span_truncated)
-            self.vectors[(run, key)] = kept
-            self.size += stored_bytes(kept)
+            if vectors.layer_sentences is not None:  # the combination only: a sweep's layers stay out
+                vectors = Vectors(vectors.sentence, vectors.span, vectors.tokens, vectors.oov, vectors.span_truncated)
+            size = stored_bytes(vectors)
+            self.vectors[(run, key)] = (vectors, size)
+            self.size += size
             added.append(key)
         while self.size > self.limit and self.vectors:
-            self.size -= stored_bytes(self.vectors.popitem(last=False)[1])
+            self.size -= self.vectors.popitem(last=False)[1][1]
 
     def forget(self, run: int) -> None:
         for key in self.keys.pop(run, ()):
             kept = self.vectors.pop((run, key), None)
             if kept is not None:
-                self.size -= stored_bytes(kept)
+                self.size -= kept[1]
 
 
 run_memo = RunMemo()
@@ -142,14 +148,29 @@ class DatabaseVectorCache:
         for start in range(0, len(keys), CHUNK):
             chunk = keys[start : start + CHUNK]
             if connection.vendor == "postgresql":
-                rows = pgcopy.select(CachedVectors._meta.db_table, columns, "key", chunk)
+                table = CachedVectors._meta.db_table
+                for block in pgcopy.select(table, columns, "key", chunk, nulls_apart=("span", *columns[6:7])):
+                    found.update(self._block(block))
             else:
-                rows = CachedVectors.objects.filter(key__in=chunk).values_list(*columns)
-            for row in rows:
-                found[row[0]] = self._vectors(row)
+                for row in CachedVectors.objects.filter(key__in=chunk).values_list(*columns):
+                    found[row[0]] = self._vectors(row)
         return found
 
+    def _block(self, block: pgcopy.Block) -> Iterator[tuple[str, Vectors]]:
+        """The Vectors of a block of rows read by binary COPY: vectors are views of the bytes read."""
+        keys, sentence, span, tokens, oov, truncated, *layered = block.columns
+        sentence = sentence.view("<f4")
+        span = None if span is None else span.view("<f4")
+        tokens, oov, truncated = tokens.tolist(), oov.tolist(), truncated.tolist()
+        for i, key in enumerate(keys):
+            vectors = Vectors(sentence[i], None if span is None else span[i], tokens[i], oov[i], truncated[i])
+            if layered and layered[0] is not None:
+                data, count, dtype = layered[0][i], int(layered[1][i]), layered[2][i]
+                vectors.layer_sentences, vectors.layer_spans = decode_layers(data, count, dtype, sentence.shape[1])
+            yield key, vectors
+
     def _vectors(self, row: tuple) -> Vectors:
+        """The Vectors of one row as another database gives it (bytes, numbers)."""
         _, sentence, span, tokens, oov, truncated, *layered = row
         vectors = Vectors(
             sentence=decode(sentence),

@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import struct
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import numpy as np
 from django.apps import apps
 from django.db import connection, transaction
 
@@ -64,38 +66,6 @@ def encode_rows(rows: Iterable[Sequence], kinds: Sequence[str]) -> io.BytesIO:
     return out
 
 
-def decode_rows(data: bytes, kinds: Sequence[str]) -> list[tuple]:
-    """The rows of binary COPY output; bytea fields stay memoryviews of ``data`` (no copy)."""
-    view = memoryview(data)
-    if bytes(view[:11]) != SIGNATURE:
-        raise ValueError("not PostgreSQL binary COPY data")
-    codes = [_code(kind) for kind in kinds]
-    from_bytes = int.from_bytes
-    position = 19 + from_bytes(view[15:19], "big", signed=True)
-    rows = []
-    while from_bytes(view[position : position + 2], "big", signed=True) != -1:
-        position += 2
-        row = []
-        for code in codes:  # one loop for every row: the per-field branches stay inline
-            length = from_bytes(view[position : position + 4], "big", signed=True)
-            position += 4
-            if length < 0:
-                row.append(None)
-                continue
-            field = view[position : position + length]
-            position += length
-            if code == BYTES:
-                row.append(field)
-            elif code == TEXT_CODE:
-                row.append(str(field, "utf-8"))
-            elif code == INT:
-                row.append(from_bytes(field, "big", signed=True))
-            else:
-                row.append(field[0] != 0)
-        rows.append(tuple(row))
-    return rows
-
-
 BYTES, TEXT_CODE, INT, BOOL = range(4)
 
 
@@ -111,17 +81,106 @@ def _code(kind: str) -> int:
     raise TypeError(f"no binary COPY decoding for {kind}")
 
 
-def select(table: str, columns: Sequence[str], key: str, keys: Sequence[str]) -> list[tuple]:
-    """``columns`` of the rows whose ``key`` column is one of ``keys``, in no particular order."""
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+@dataclass
+class Block:
+    """Consecutive rows of binary COPY output in which every field has the same length (NULLs alike).
+
+    ``columns[j]``, for ``n`` rows: None where the field is NULL in every row; for bytea a read-only
+    (n, length) uint8 array over the COPY bytes (no copy; ``.view("<f4")`` reads float32 values);
+    for text a list of str; for integers an int64 array; for booleans a bool array.
+    """
+
+    n: int
+    columns: list
+
+
+def decode_blocks(data: bytes, kinds: Sequence[str]) -> list[Block]:
+    """The rows of binary COPY output (what ``decode_rows`` reads), in blocks of one layout, read as arrays.
+
+    A run of rows whose fields all have the lengths of its first row is read with one numpy record
+    type instead of field by field: rows of fixed-size vectors come back as one strided array per
+    column. Where the next row differs (a NULL, a longer text), a new block starts: any COPY output
+    is read, the fewer layouts the fewer blocks.
+    """
+    view = memoryview(data)
+    if bytes(view[:11]) != SIGNATURE:
+        raise ValueError("not PostgreSQL binary COPY data")
+    if bytes(view[-2:]) != b"\xff\xff":
+        raise ValueError("binary COPY data without its trailer")
+    codes = [_code(kind) for kind in kinds]
+    position = 19 + int.from_bytes(view[15:19], "big", signed=True)
+    end = len(data) - 2
+    blocks = []
+    while position < end:
+        lengths, size = _layout(view, position, len(kinds))
+        record = np.dtype(
+            [("fields", ">i2")]
+            + [
+                item
+                for j, length in enumerate(lengths)
+                for item in ((f"n{j}", ">i4"), *(((f"v{j}", f"V{length}"),) if length > 0 else ()))
+            ]
+        )
+        rows = np.frombuffer(data, dtype=record, count=(end - position) // size, offset=position)
+        same = rows["fields"] == len(kinds)
+        for j, length in enumerate(lengths):
+            same &= rows[f"n{j}"] == length
+        n = len(rows) if same.all() else int(np.argmin(same))  # row 0 has this layout by construction
+        columns, offset = [], position + 2
+        for code, length in zip(codes, lengths, strict=True):
+            offset += 4
+            columns.append(_column(data, code, length, n, offset, size))
+            offset += max(length, 0)
+        blocks.append(Block(n, columns))
+        position += n * size
+    return blocks
+
+
+def _layout(view: memoryview, position: int, fields: int) -> tuple[list[int], int]:
+    """The field lengths of the row at ``position`` (-1 for NULL) and its size in bytes."""
+    if int.from_bytes(view[position : position + 2], "big", signed=True) != fields:
+        raise ValueError(f"binary COPY row with other than {fields} fields")
+    lengths, offset = [], position + 2
+    for _ in range(fields):
+        length = int.from_bytes(view[offset : offset + 4], "big", signed=True)
+        lengths.append(length)
+        offset += 4 + max(length, 0)
+    return lengths, offset - position
+
+
+def _column(data: bytes, code: int, length: int, n: int, offset: int, stride: int):
+    if length < 0:
+        return None
+    if code == BYTES:
+        return np.ndarray((n, length), dtype=np.uint8, buffer=data, offset=offset, strides=(stride, 1))
+    if code == TEXT_CODE:
+        if not length:
+            return [""] * n
+        values = np.ndarray((n,), dtype=f"V{length}", buffer=data, offset=offset, strides=(stride,))
+        return [value.decode("utf-8") for value in values.tolist()]
+    if code == INT:
+        return np.ndarray((n,), dtype=f">i{length}", buffer=data, offset=offset, strides=(stride,)).astype(np.int64)
+    return np.ndarray((n,), dtype=np.uint8, buffer=data, offset=offset, strides=(stride,)) != 0
+
+
+def select(
+    table: str, columns: Sequence[str], key: str, keys: Sequence[str], nulls_apart: Sequence[str] = ()
+) -> list[Block]:
+    """``columns`` of the rows whose ``key`` column is one of ``keys``, as ``decode_blocks`` gives them.
+
+    ``nulls_apart``: columns that are NULL in some rows: those rows come after the others, so that
+    the rows of one layout stay together (few blocks); otherwise in no particular order.
+    """
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(c) for c in columns)
+    order = f" ORDER BY {', '.join(f'({quote(c)} IS NULL)' for c in nulls_apart)}" if nulls_apart else ""
     out = io.BytesIO()
     with connection.cursor() as cursor:
         query = cursor.mogrify(
-            f"SELECT {names} FROM {connection.ops.quote_name(table)} WHERE {connection.ops.quote_name(key)} = ANY(%s)",
-            [list(keys)],
+            f"SELECT {names} FROM {quote(table)} WHERE {quote(key)} = ANY(%s){order}", [list(keys)]
         ).decode()
         cursor.cursor.copy_expert(f"COPY ({query}) TO STDOUT (FORMAT binary)", out)
-    return decode_rows(out.getvalue(), _types(table, columns))
+    return decode_blocks(out.getvalue(), _types(table, columns))
 
 
 def insert_new(table: str, columns: Sequence[str], rows: Sequence[Sequence], unique: str) -> None:

@@ -44,13 +44,20 @@ class VectorTable:
         layer_span = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
         found = [vectors.get(item) for item in items]
         rows = [row for row, f in enumerate(found) if f is not None]
-        if len(rows) == len(items):  # one stack per level, not a row at a time: tens of thousands of items
-            np.stack([f.sentence for f in found], out=sentence)
+        # One copy per level, not a row at a time: tens of thousands of items, all of ``dim`` values.
+        sentences = [found[row].sentence for row in rows]
+        _check_sizes(sentences, dim)
+        if len(rows) == len(items):
+            np.concatenate(sentences, out=sentence.reshape(-1))
         elif rows:
-            sentence[rows] = np.stack([found[row].sentence for row in rows])
+            sentence[rows] = np.concatenate(sentences).reshape(len(rows), dim)
         span_rows = [row for row in rows if found[row].span is not None]
-        if span_rows:
-            span[span_rows] = np.stack([found[row].span for row in span_rows])
+        spans = [found[row].span for row in span_rows]
+        _check_sizes(spans, dim)
+        if len(span_rows) == len(items):
+            np.concatenate(spans, out=span.reshape(-1))
+        elif span_rows:
+            span[span_rows] = np.concatenate(spans).reshape(len(span_rows), dim)
         for row in rows if layers is not None else ():
             if found[row].layer_sentences is not None:
                 layer_sentence[row] = found[row].layer_sentences
@@ -72,6 +79,12 @@ class VectorTable:
 
     def rows(self, items: Sequence[TextSpan]) -> np.ndarray:
         return np.fromiter((self.index[item] for item in items), dtype=np.int64, count=len(items))
+
+
+def _check_sizes(vectors: list, dim: int) -> None:
+    """ValueError unless every vector is one row of ``dim`` values (they are copied end to end)."""
+    if vectors and (set(map(np.ndim, vectors)) != {1} or set(map(len, vectors)) != {dim}):
+        raise ValueError(f"vectors of other shapes than ({dim},) in one table: one model's vectors only")
 
 
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:

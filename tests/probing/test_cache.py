@@ -36,3 +36,14 @@ def test_the_oldest_vectors_go_first_beyond_the_limit_and_forget_still_balances_
     assert memo.size == one
     memo.add(2, {"c": vectors(9.0)})  # remembered already: the first stays
     assert memo.get(2, ["c"])["c"].sentence[0] == 3.0
+
+
+def test_a_sweeps_layers_are_not_remembered_and_their_bytes_not_counted():
+    swept = vectors(1.0)
+    swept.layer_sentences = swept.layer_spans = np.ones((7, 4), dtype=np.float32)
+    memo = RunMemo()
+    memo.add(1, {"a": swept})
+    kept = memo.get(1, ["a"])["a"]
+    assert kept.layer_sentences is None and kept.layer_spans is None
+    assert kept.sentence[0] == 1.0 and swept.layer_sentences is not None  # the caller's vectors untouched
+    assert memo.size == stored_bytes(vectors(1.0))
