@@ -34,7 +34,9 @@ class VectorTable:
     def from_vectors(cls, vectors: Mapping[TextSpan, Vectors], items: Iterable[TextSpan] | None = None) -> VectorTable:
         """The table of ``items`` (default: every key of ``vectors``); an item without vectors gets NaN rows."""
         items = list(dict.fromkeys(vectors if items is None else items))
-        present = [vectors[item] for item in items if item in vectors]
+        found = [vectors.get(item) for item in items]
+        rows = [row for row, f in enumerate(found) if f is not None]
+        present = [found[row] for row in rows]
         dim = int(np.asarray(present[0].sentence).shape[-1]) if present else 0
         sentence = np.full((len(items), dim), np.nan, dtype=np.float32)
         span = np.full((len(items), dim), np.nan, dtype=np.float32)
@@ -42,22 +44,9 @@ class VectorTable:
         layers = None if layered is None else layered.shape[0]
         layer_sentence = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
         layer_span = None if layers is None else np.full((len(items), layers, dim), np.nan, dtype=np.float32)
-        found = [vectors.get(item) for item in items]
-        rows = [row for row, f in enumerate(found) if f is not None]
-        # One copy per level, not a row at a time: tens of thousands of items, all of ``dim`` values.
-        sentences = [found[row].sentence for row in rows]
-        _check_sizes(sentences, dim)
-        if len(rows) == len(items):
-            np.concatenate(sentences, out=sentence.reshape(-1))
-        elif rows:
-            sentence[rows] = np.concatenate(sentences).reshape(len(rows), dim)
+        _fill(sentence, rows, [found[row].sentence for row in rows])
         span_rows = [row for row in rows if found[row].span is not None]
-        spans = [found[row].span for row in span_rows]
-        _check_sizes(spans, dim)
-        if len(span_rows) == len(items):
-            np.concatenate(spans, out=span.reshape(-1))
-        elif span_rows:
-            span[span_rows] = np.concatenate(spans).reshape(len(span_rows), dim)
+        _fill(span, span_rows, [found[row].span for row in span_rows])
         for row in rows if layers is not None else ():
             if found[row].layer_sentences is not None:
                 layer_sentence[row] = found[row].layer_sentences
@@ -81,10 +70,20 @@ class VectorTable:
         return np.fromiter((self.index[item] for item in items), dtype=np.int64, count=len(items))
 
 
-def _check_sizes(vectors: list, dim: int) -> None:
-    """ValueError unless every vector is one row of ``dim`` values (they are copied end to end)."""
-    if vectors and (set(map(np.ndim, vectors)) != {1} or set(map(len, vectors)) != {dim}):
+def _fill(matrix: np.ndarray, rows: list[int], vectors: list) -> None:
+    """``matrix[rows] = vectors`` with one copy, not a row at a time (tens of thousands of items).
+
+    ValueError unless every vector is one row of the matrix's width: they are copied end to end.
+    """
+    dim = matrix.shape[1]
+    if not vectors:
+        return
+    if set(map(np.ndim, vectors)) != {1} or set(map(len, vectors)) != {dim}:
         raise ValueError(f"vectors of other shapes than ({dim},) in one table: one model's vectors only")
+    if len(rows) == len(matrix):
+        np.concatenate(vectors, out=matrix.reshape(-1))
+    else:
+        matrix[rows] = np.concatenate(vectors).reshape(len(rows), dim)
 
 
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from probing import similarity
 from probing.embedding.base import TextSpan, Vectors
@@ -114,3 +115,17 @@ def test_a_table_keeps_the_order_of_its_items_and_fills_missing_ones_with_nan():
     assert table.rows(items[::-1]).tolist() == [1, 0]
     assert np.isnan(table.sentence[1]).all() and np.isnan(table.span[1]).all()
     np.testing.assert_array_equal(table.span[0], vectors[items[0]].span)
+
+
+def test_a_table_copies_every_row_in_place_and_refuses_vectors_of_another_size():
+    items = [TextSpan(f"text {i}", (0, 4)) for i in range(5)]
+    vectors = vectors_for(items)
+    vectors[items[2]].span = None  # a span lost to max_length: a NaN row among copied ones
+    table = VectorTable.from_vectors(vectors, items)
+    for row, item in enumerate(items):
+        np.testing.assert_array_equal(table.sentence[row], vectors[item].sentence)
+    assert np.isnan(table.span[2]).all()
+    np.testing.assert_array_equal(table.span[[0, 1, 3, 4]], [vectors[items[i]].span for i in (0, 1, 3, 4)])
+    vectors[items[4]].sentence = np.concatenate([vectors[items[4]].sentence, [1.0]]).astype(np.float32)
+    with pytest.raises(ValueError, match="one model's vectors only"):
+        VectorTable.from_vectors(vectors, items)
