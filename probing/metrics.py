@@ -28,6 +28,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -104,16 +105,19 @@ def fit_standardisers(
     table = _table(vectors, distinct)
     rows = table.rows(distinct)
     out: dict[str, Standardiser] = {}
+    every = len(rows) == len(table.items) and bool((rows == np.arange(len(rows))).all())  # no copy to make
     for level in levels:
-        matrix = table.level(level)[rows]
+        matrix = table.level(level) if every else table.level(level)[rows]
         if (~np.isnan(matrix).any(axis=1)).any():
             out[level] = fit_standardiser(matrix)
     return out
 
 
-@dataclass(frozen=True)
-class PairSim:
-    """The cosine of one pair at one level, raw and after standardisation (None when not standardised)."""
+class PairSim(NamedTuple):
+    """The cosine of one pair at one level, raw and after standardisation (None when not standardised).
+
+    A named tuple: a run's report makes tens of thousands of them, at a quarter of a dataclass's cost.
+    """
 
     pair: Pair
     level: str  # "sentence" | "nc"
@@ -129,7 +133,7 @@ def pair_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, layer: i
 
 def standardised_cosines(pairs: Sequence[Pair], table: VectorTable, level: str, z: Standardiser) -> np.ndarray:
     """Each pair's cosine at ``level`` after standardisation with ``z``, NaN where it has none."""
-    matrix = standardised(table.level(level), z.mean, z.std)
+    matrix = table.standardised(level, z.mean, z.std)
     return row_cosines(matrix, table.rows([p.original for p in pairs]), table.rows([p.variant for p in pairs]))
 
 
@@ -168,9 +172,8 @@ def pair_similarities(
     return out
 
 
-@dataclass(frozen=True)
-class ContextSim:
-    """``nc_out`` / ``nc_out_comp`` cosine of one sentence (span vectors), raw and standardised."""
+class ContextSim(NamedTuple):
+    """``nc_out`` / ``nc_out_comp`` cosine of one sentence (span vectors), raw and standardised (a named tuple)."""
 
     pair: ContextPair
     sim: float
@@ -181,9 +184,12 @@ def context_cosines(
     pairs: Sequence[ContextPair], table: VectorTable, z: Standardiser | None = None, layer: int | None = None
 ) -> np.ndarray:
     """Span vector in context vs the mean of the out-of-context span vectors, per pair (standardised by ``z``)."""
-    matrix = table.level(NC, layer)
-    if z is not None:
-        matrix = standardised(matrix, z.mean, z.std)
+    if z is None:
+        matrix = table.level(NC, layer)
+    elif layer is None:
+        matrix = table.standardised(NC, z.mean, z.std)  # the one the minimal pairs' NC level used
+    else:
+        matrix = standardised(table.level(NC, layer), z.mean, z.std)
     inside = matrix[table.rows([p.in_context for p in pairs])]
     alone = mean_rows(matrix, [table.rows(list(p.out_of_context)) for p in pairs])
     return cosines(inside, alone)

@@ -9,7 +9,7 @@ float64, exactly ``probing.metrics.cosine`` for each row pair (NaN where that gi
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,6 +29,8 @@ class VectorTable:
     span: np.ndarray
     layer_sentence: np.ndarray | None = None
     layer_span: np.ndarray | None = None
+    # standardised(level, mean, std) already computed: (mean, std, matrix) per level, the last asked.
+    _standardised: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_vectors(cls, vectors: Mapping[TextSpan, Vectors], items: Iterable[TextSpan] | None = None) -> VectorTable:
@@ -65,6 +67,17 @@ class VectorTable:
             return self.sentence if level == SENTENCE else self.span
         matrix = self.layer_sentence if level == SENTENCE else self.layer_span
         return matrix[:, layer]
+
+    def standardised(self, level: str, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+        """``standardised(self.level(level), mean, std)``, computed once per level for the same mean and std.
+
+        A run's report standardises the NC level twice (minimal pairs, then nc_out): one matrix.
+        """
+        kept = self._standardised.get(level)
+        if kept is None or kept[0] is not mean or kept[1] is not std:
+            kept = (mean, std, standardised(self.level(level), mean, std))
+            self._standardised[level] = kept
+        return kept[2]
 
     def rows(self, items: Sequence[TextSpan]) -> np.ndarray:
         return np.fromiter((self.index[item] for item in items), dtype=np.int64, count=len(items))
