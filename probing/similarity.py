@@ -99,17 +99,30 @@ def _fill(matrix: np.ndarray, rows: list[int], vectors: list) -> None:
         matrix[rows] = np.concatenate(vectors).reshape(len(rows), dim)
 
 
+def norms(matrix: np.ndarray) -> np.ndarray:
+    """The Euclidean norm of each row, in float64 (NaN for a row with NaN), converting a chunk at a time."""
+    out = np.empty(len(matrix))
+    for start in range(0, len(matrix), CHUNK_ROWS):
+        x = np.asarray(matrix[start : start + CHUNK_ROWS], dtype=np.float64)
+        out[start : start + CHUNK_ROWS] = np.einsum("ij,ij->i", x, x)  # no squared copy, as norm() makes
+    return np.sqrt(out, out=out)
+
+
+def _divide(dots: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``dots / denominator``, NaN where the denominator is zero or not finite (a missing or zero vector)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = dots / denominator
+    value[~np.isfinite(denominator) | (denominator == 0)] = np.nan
+    return value
+
+
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of two (n, dim) matrices in float64; NaN where a vector is missing, zero or not finite."""
     out = np.full(len(a), np.nan)
     for start in range(0, len(a), CHUNK_ROWS):
         x = np.asarray(a[start : start + CHUNK_ROWS], dtype=np.float64)
         y = np.asarray(b[start : start + CHUNK_ROWS], dtype=np.float64)
-        denominator = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.einsum("ij,ij->i", x, y) / denominator
-        value[~np.isfinite(denominator) | (denominator == 0)] = np.nan
-        out[start : start + CHUNK_ROWS] = value
+        out[start : start + CHUNK_ROWS] = _divide(np.einsum("ij,ij->i", x, y), norms(x) * norms(y))
     return out
 
 
@@ -119,21 +132,13 @@ def row_cosines(matrix: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     Each row's norm is computed once, and the rows are gathered a chunk at a time: no copy of
     every pair's two vectors is made at once.
     """
-    norms = np.empty(len(matrix))
-    for start in range(0, len(matrix), CHUNK_ROWS):
-        norms[start : start + CHUNK_ROWS] = np.linalg.norm(
-            np.asarray(matrix[start : start + CHUNK_ROWS], dtype=np.float64), axis=1
-        )
+    row_norms = norms(matrix)
     out = np.full(len(a), np.nan)
     for start in range(0, len(a), CHUNK_ROWS):
         rows_a, rows_b = a[start : start + CHUNK_ROWS], b[start : start + CHUNK_ROWS]
-        x = np.asarray(matrix[rows_a], dtype=np.float64)
-        y = np.asarray(matrix[rows_b], dtype=np.float64)
-        denominator = norms[rows_a] * norms[rows_b]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.einsum("ij,ij->i", x, y) / denominator
-        value[~np.isfinite(denominator) | (denominator == 0)] = np.nan
-        out[start : start + CHUNK_ROWS] = value
+        x = np.asarray(np.take(matrix, rows_a, axis=0), dtype=np.float64)
+        y = np.asarray(np.take(matrix, rows_b, axis=0), dtype=np.float64)
+        out[start : start + CHUNK_ROWS] = _divide(np.einsum("ij,ij->i", x, y), row_norms[rows_a] * row_norms[rows_b])
     return out
 
 
@@ -171,8 +176,16 @@ def standardised(matrix: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.nd
 
 
 def mean_rows(matrix: np.ndarray, groups: Sequence[np.ndarray]) -> np.ndarray:
-    """Row g of the result is the mean of ``matrix``'s rows ``groups[g]`` (float64; NaN if any is missing)."""
-    out = np.empty((len(groups), matrix.shape[1]))
-    for g, rows in enumerate(groups):
-        out[g] = np.asarray(matrix[rows], dtype=np.float64).mean(axis=0)
+    """Row g of the result is the mean of ``matrix``'s rows ``groups[g]`` (float64; NaN if any is missing or none is given).
+
+    All groups at once: their rows gathered end to end and summed per group (``np.add.reduceat``).
+    """
+    out = np.full((len(groups), matrix.shape[1]), np.nan)
+    sizes = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
+    filled = np.flatnonzero(sizes)
+    if len(filled):
+        rows = np.concatenate([groups[g] for g in filled])
+        starts = np.concatenate([[0], np.cumsum(sizes[filled])[:-1]])
+        gathered = np.asarray(np.take(matrix, rows, axis=0), dtype=np.float64)
+        out[filled] = np.add.reduceat(gathered, starts, axis=0) / sizes[filled, None]
     return out

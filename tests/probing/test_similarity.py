@@ -129,3 +129,16 @@ def test_a_table_copies_every_row_in_place_and_refuses_vectors_of_another_size()
     vectors[items[4]].sentence = np.concatenate([vectors[items[4]].sentence, [1.0]]).astype(np.float32)
     with pytest.raises(ValueError, match="one model's vectors only"):
         VectorTable.from_vectors(vectors, items)
+
+
+def test_mean_rows_equal_each_groups_own_mean_and_nan_for_a_missing_or_empty_group():
+    rng = np.random.default_rng(3)
+    matrix = rng.normal(size=(20, DIM)).astype(np.float32)
+    matrix[3] = np.nan
+    groups = [np.array([1, 2]), np.array([], dtype=np.int64), np.array([3, 4, 5]), np.array([7]), np.array([2, 1, 9])]
+    found = similarity.mean_rows(matrix, groups)
+    for g, rows in enumerate(groups):
+        expected = np.asarray(matrix[rows], dtype=np.float64).mean(axis=0) if len(rows) else np.full(DIM, np.nan)
+        np.testing.assert_array_equal(found[g], expected)  # the same numbers, NaN where a row is missing
+    assert np.isnan(found[1]).all() and np.isnan(found[2]).all() and not np.isnan(found[4]).any()
+    assert similarity.mean_rows(matrix, []).shape == (0, DIM)
