@@ -7,7 +7,8 @@ of two workers embedding the same text wins), never updated.
 
 Reads and writes are in bulk: one query per ``CHUNK`` keys. On PostgreSQL both go through binary
 ``COPY`` (``probing.pgcopy``): the vectors travel as raw bytes instead of hex text, four to six times
-less work than an INSERT or SELECT of the same rows; the table is unlogged (migration 0006), as a
+less work than an INSERT or SELECT of the same rows, and rows of one layout are read as arrays
+(``pgcopy.decode_blocks``: each vector a view of the bytes read); the table is unlogged (migration 0006), as a
 cache whose rows can be computed again needs no write-ahead log.
 """
 
@@ -149,7 +150,8 @@ class DatabaseVectorCache:
             chunk = keys[start : start + CHUNK]
             if connection.vendor == "postgresql":
                 table = CachedVectors._meta.db_table
-                for block in pgcopy.select(table, columns, "key", chunk, nulls_apart=("span", *columns[6:7])):
+                nullable = ("span", "layers") if self.layers else ("span",)
+                for block in pgcopy.select(table, columns, "key", chunk, nulls_apart=nullable):
                     found.update(self._block(block))
             else:
                 for row in CachedVectors.objects.filter(key__in=chunk).values_list(*columns):
