@@ -121,7 +121,10 @@ def decode_blocks(data: bytes, kinds: Sequence[str]) -> list[Block]:
                 for item in ((f"n{j}", ">i4"), *(((f"v{j}", f"V{length}"),) if length > 0 else ()))
             ]
         )
-        rows = np.frombuffer(data, dtype=record, count=(end - position) // size, offset=position)
+        count = (end - position) // size
+        if not count:
+            raise ValueError("binary COPY data cut off in the middle of a row")
+        rows = np.frombuffer(data, dtype=record, count=count, offset=position)
         same = rows["fields"] == len(kinds)
         for j, length in enumerate(lengths):
             same &= rows[f"n{j}"] == length

@@ -66,6 +66,9 @@ def test_no_rows_and_bad_input():
         pgcopy.decode_blocks(b"PGCOPY\n\xff\r\n\x01" + bytes(10), KINDS)
     with pytest.raises(ValueError, match="trailer"):
         pgcopy.decode_blocks(written([("a", b"", b"", 1, 1, True)])[:-2], KINDS)
+    cut = written([("a", b"\x01" * 8, None, 1, 1, True)])
+    with pytest.raises(ValueError, match="cut off"):  # a row longer than what is left: no endless loop
+        pgcopy.decode_blocks(cut[:-6] + cut[-2:], KINDS)
 
 
 @pytest.mark.django_db
