@@ -19,6 +19,7 @@ from releases.formats import (
     build_zip,
     is_data_file,
     read_release,
+    tidy,
     verify_directory,
     verify_files,
 )
@@ -204,3 +205,13 @@ def test_a_pair_row_has_its_sentence_variant_and_scores(release_snapshot, releas
     }
     line = files["tidy/pairs.jsonl"].decode().splitlines()[0]
     assert ", " not in line.split('"original_text"')[0] and "\\u" not in line
+
+
+def test_tidy_files_read_back_and_a_line_that_is_not_json_is_named(release_snapshot):
+    files = tidy.tidy_files(release_snapshot)
+    compounds = tidy.compounds_from_tidy(files[tidy.COMPOUNDS_JSONL], files[tidy.PAIRS_JSONL])
+    assert len(compounds) == len(release_snapshot.compounds)  # the whole round trip: read_release's tests
+    lines = files[tidy.PAIRS_JSONL].splitlines(keepends=True)
+    broken = b"".join([*lines[:2], b'{"language": "en", "rank": NaN}\n', *lines[2:]])  # NaN: never written
+    with pytest.raises(ValueError, match=r"^tidy/pairs\.jsonl:3: not JSON \("):
+        tidy.compounds_from_tidy(files[tidy.COMPOUNDS_JSONL], broken)
