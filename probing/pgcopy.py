@@ -95,7 +95,7 @@ class Block:
 
 
 def decode_blocks(data: bytes, kinds: Sequence[str]) -> list[Block]:
-    """The rows of binary COPY output (what ``decode_rows`` reads), in blocks of one layout, read as arrays.
+    """The rows of binary COPY output, in blocks of one layout, each read as arrays.
 
     A run of rows whose fields all have the lengths of its first row is read with one numpy record
     type instead of field by field: rows of fixed-size vectors come back as one strided array per
