@@ -142,3 +142,12 @@ def test_mean_rows_equal_each_groups_own_mean_and_nan_for_a_missing_or_empty_gro
         np.testing.assert_array_equal(found[g], expected)  # the same numbers, NaN where a row is missing
     assert np.isnan(found[1]).all() and np.isnan(found[2]).all() and not np.isnan(found[4]).any()
     assert similarity.mean_rows(matrix, []).shape == (0, DIM)
+
+
+def test_chunks_hold_a_bounded_number_of_bytes_whatever_the_width(monkeypatch):
+    assert similarity.chunk_rows(np.zeros((10, 384))) == similarity.CHUNK_BYTES // (8 * 384)
+    assert similarity.chunk_rows(np.zeros((10, 5120))) == similarity.CHUNK_BYTES // (8 * 5120)
+    assert similarity.chunk_rows(np.zeros((10, 2))) == similarity.CHUNK_ROWS  # narrow rows: the row bound
+    assert similarity.chunk_rows(np.zeros((10, 10**7))) == 1
+    monkeypatch.setattr(similarity, "CHUNK_ROWS", 7)
+    assert similarity.chunk_rows(np.zeros((10, 384))) == 7
