@@ -57,10 +57,7 @@ def decode_layers(data, count: int, dtype: str, dim: int) -> tuple[np.ndarray, n
 
 def stored_bytes(vectors: Vectors, layer_dtype: str = "float32") -> int:
     """The bytes of vectors one cache row holds (what a run's cache size adds up)."""
-    sentence, span = vectors.sentence, vectors.span  # arrays already, but for a caller's lists
-    size = 4 * (sentence.size if isinstance(sentence, np.ndarray) else np.asarray(sentence).size)
-    if span is not None:
-        size += 4 * (span.size if isinstance(span, np.ndarray) else np.asarray(span).size)
+    size = 4 * np.size(vectors.sentence) + (0 if vectors.span is None else 4 * np.size(vectors.span))
     if vectors.layer_sentences is not None:
         itemsize = np.dtype(LAYER_DTYPES[layer_dtype]).itemsize
         size += itemsize * vectors.layer_sentences.size
@@ -164,11 +161,13 @@ class DatabaseVectorCache:
         sentence = sentence.view("<f4")
         span = None if span is None else span.view("<f4")
         tokens, oov, truncated = tokens.tolist(), oov.tolist(), truncated.tolist()
+        layers, counts, dtypes = layered if layered and layered[0] is not None else (None, None, None)
         for i, key in enumerate(keys):
             vectors = Vectors(sentence[i], None if span is None else span[i], tokens[i], oov[i], truncated[i])
-            if layered and layered[0] is not None:
-                data, count, dtype = layered[0][i], int(layered[1][i]), layered[2][i]
-                vectors.layer_sentences, vectors.layer_spans = decode_layers(data, count, dtype, sentence.shape[1])
+            if layers is not None:
+                vectors.layer_sentences, vectors.layer_spans = decode_layers(
+                    layers[i], int(counts[i]), dtypes[i], sentence.shape[1]
+                )
             yield key, vectors
 
     def _vectors(self, row: tuple) -> Vectors:

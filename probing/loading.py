@@ -74,8 +74,7 @@ def release_probes(release: Release) -> ReleaseProbes:
         context: dict[tuple[str, str], list] = {}
         for pair in context_pairs(snapshot, neutral_pattern=NEUTRAL_PATTERN):
             context.setdefault((pair.language, pair.compound), []).append(pair)
-    # Snapshot.sorted()'s compound order, without sorting every compound's sentences and variants too.
-    order = [(c.language, c.text) for c in sorted(snapshot.compounds, key=lambda c: c.key)]
+    order = [(c.language, c.text) for c in snapshot.compounds]  # snapshot_from_files gives the canonical order
     probes = ReleaseProbes(
         snapshot=snapshot,
         compounds=[k for k in order if k in pairs or k in context],
