@@ -15,6 +15,7 @@ from probing.embedding.elmo import read_options
 from probing.embedding.elmo_model import batch_char_ids, load_elmo
 from probing.models import EmbeddingModel, ProbeRun
 from probing.reporting import report_csv, run_report
+from tests.float32 import float32_close
 from tests.probing.probe_factories import COMPOUNDS, SENTENCES, make_probe_data, publish
 from tests.security.model_attacks import as_curator
 
@@ -98,7 +99,7 @@ def test_a_probe_run_with_the_fixture_elmo_reports_the_cosines_of_its_vectors(cl
     synonyms = [elmo_vectors(elmo_loadable, p.format("hard worker"), "hard worker") for p in SENTENCES]
     for level, index in (("sentence", 0), ("nc", 1)):
         sims = [cosine(o[index], s[index]) for o, s in zip(originals, synonyms, strict=True)]
-        assert rows["eager beaver", "naturalistic", level]["sim"]["syn"] == pytest.approx(np.mean(sims), abs=1e-5)
+        assert rows["eager beaver", "naturalistic", level]["sim"]["syn"] == float32_close(np.mean(sims))
     for row in rows.values():
         assert all(-1 <= value <= 1 for value in row["sim"].values()), row
     overall = [r for r in report["correlations"] if r["subset"] == "all"]

@@ -20,6 +20,7 @@ from probing.embedding import EmbedConfig, TextSpan, load_backend
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
 from probing.engine import MemoryCache, cache_key, embed_all
 from probing.models import EmbeddingModel
+from tests.float32 import assert_vectors_close
 from tests.probing.elmo_reference import ZERO_STATE, expected_top_layer, sentences, word_spans
 
 TOP = EmbedConfig(layers=(2,))
@@ -50,7 +51,7 @@ def test_every_token_bilm_tf_computed_from_a_zero_state_matches_it_in_any_batch(
         text = texts[k][i]
         got = np.stack([vectors[TextSpan(text, span)].span for span in word_spans(text)])
         assert got.shape == expected[k][i].shape == (len(text.split()), 32)
-        assert np.abs(got - expected[k][i]).max() < 1e-5, (k, i, batch_size)
+        assert_vectors_close(got, expected[k][i], err_msg=f"{k} {i} batch of {batch_size}")
 
 
 def test_every_sentence_has_the_same_vectors_in_batches_of_1_3_and_30(elmo, fixture_elmo):
@@ -61,9 +62,9 @@ def test_every_sentence_has_the_same_vectors_in_batches_of_1_3_and_30(elmo, fixt
         config = EmbedConfig(layers=(0, 1, 2), batch_size=batch_size)
         batched = dict(zip(shuffled, elmo.embed_batch(shuffled, config), strict=True))
         for item in items:
-            np.testing.assert_allclose(batched[item].sentence, alone[item].sentence, atol=1e-6)
+            assert_vectors_close(batched[item].sentence, alone[item].sentence)
             if item.span is not None:
-                np.testing.assert_allclose(batched[item].span, alone[item].span, atol=1e-6)
+                assert_vectors_close(batched[item].span, alone[item].span)
 
 
 def test_the_engine_pools_the_expected_token_vectors(elmo, fixture_elmo):
@@ -79,9 +80,9 @@ def test_the_engine_pools_the_expected_token_vectors(elmo, fixture_elmo):
 
         assert stats.texts == 1 and stats.batches == 1
         sentence, one, two = (vectors[item] for item in items)
-        np.testing.assert_allclose(sentence.sentence, tokens.mean(axis=0), atol=1e-5)
-        np.testing.assert_allclose(one.span, tokens[3], atol=1e-5)
-        np.testing.assert_allclose(two.span, tokens[3:5].mean(axis=0), atol=1e-5)
+        assert_vectors_close(sentence.sentence, tokens.mean(axis=0))  # ours vs bilm-tf
+        assert_vectors_close(one.span, tokens[3])
+        assert_vectors_close(two.span, tokens[3:5].mean(axis=0))
         assert sentence.tokens == len(tokens) + 2 and sentence.oov == 0
 
 
@@ -107,7 +108,7 @@ def test_boundary_tokens_count_only_when_special_tokens_are_asked_for(elmo, fixt
     tokens = expected_top_layer(fixture_elmo)[1][0]
     without = elmo.embed_batch([TextSpan(text)], TOP)[0]
     with_them = elmo.embed_batch([TextSpan(text)], EmbedConfig(layers=(2,), include_special_tokens=True))[0]
-    np.testing.assert_allclose(without.sentence, tokens.mean(axis=0), atol=1e-5)
+    assert_vectors_close(without.sentence, tokens.mean(axis=0))
     assert np.abs(with_them.sentence - without.sentence).max() > 1e-3
 
 
@@ -119,7 +120,7 @@ def test_max_length_counts_the_boundary_tokens_and_a_span_beyond_it_has_no_vecto
     assert inside.tokens == 5 and inside.span is not None and not inside.span_truncated
     assert beyond.span is None and beyond.span_truncated
     short = elmo.embed_batch([TextSpan("the eager beaver", (4, 9))], TOP)[0]
-    np.testing.assert_allclose(inside.span, short.span, atol=1e-6)  # the words cut off are never read
+    assert_vectors_close(inside.span, short.span)  # the words cut off are never read
 
 
 def test_any_text_reads_even_empty_or_without_a_span_match(elmo):
@@ -185,4 +186,4 @@ def test_a_gpu_gives_the_cpu_vectors(elmo, fixture_elmo):
     cpu = elmo.embed_batch(items, TOP)
     gpu = elmo.embed_batch(items, EmbedConfig(layers=(2,), device="cuda"))
     for a, b in zip(cpu, gpu, strict=True):
-        np.testing.assert_allclose(a.span, b.span, atol=1e-5)
+        assert_vectors_close(a.span, b.span)

@@ -8,6 +8,7 @@ import torch
 
 from probing.embedding import EmbedConfig, TextSpan, bundled_minilm_path, load_backend
 from probing.engine import embed_all
+from tests.float32 import assert_vectors_close
 
 BEAVER = TextSpan("He is an eager beaver.", (9, 21))
 WORKER = TextSpan("He is a hard worker.", (8, 19))
@@ -35,7 +36,7 @@ def test_the_sentence_vector_is_the_pipelines_own(minilm):
     vectors = minilm.embed_batch(texts, EmbedConfig())
     expected = minilm.model.encode([item.text for item in texts])
     for got, want in zip(vectors, expected, strict=True):
-        np.testing.assert_allclose(got.sentence, want, atol=1e-5)
+        assert_vectors_close(got.sentence, want)  # our forward vs the pipeline's encode
         assert got.sentence.dtype == np.float32
         assert abs(np.linalg.norm(got.sentence) - 1) < 1e-5  # the Normalize module ran
 
@@ -47,7 +48,7 @@ def test_the_span_vector_is_the_mean_of_the_pipelines_token_embeddings(minilm):
     pieces = minilm.tokenizer.convert_ids_to_tokens(features["input_ids"][0])
     assert pieces[4:6] == ["eager", "beaver"]
     got = minilm.embed_batch([BEAVER], EmbedConfig())[0]
-    np.testing.assert_allclose(got.span, tokens[4:6].mean(dim=0).numpy(), atol=1e-5)
+    assert_vectors_close(got.span, tokens[4:6].mean(dim=0).numpy())
 
 
 def test_identity_names_the_bundled_model_and_hashes_its_files(minilm):
@@ -75,5 +76,5 @@ def test_once_the_pipeline_is_seen_to_match_its_preprocessing_is_not_run_again(m
     )
     again = minilm.embed_batch([BEAVER, WORKER], EmbedConfig())
     assert calls == []
-    np.testing.assert_allclose(again[0].sentence, first.sentence, atol=1e-6)
-    np.testing.assert_allclose(again[0].span, first.span, atol=1e-6)
+    assert_vectors_close(again[0].sentence, first.sentence)  # a batch of two vs one
+    assert_vectors_close(again[0].span, first.span)
