@@ -88,17 +88,46 @@ def enter_campaign(
     assignment_id: str = "",
 ) -> Annotator:
     """The campaign's annotator for this account or external id: the same one on every visit."""
+    annotator, _ = enrol(
+        campaign,
+        user=user,
+        platform=platform,
+        external_id=external_id,
+        study_id=study_id,
+        session_id=session_id,
+        assignment_id=assignment_id,
+    )
+    return annotator
+
+
+def enrol(
+    campaign: Campaign,
+    *,
+    user=None,
+    platform: str = Annotator.Platform.LOCAL,
+    external_id: str = "",
+    study_id: str = "",
+    session_id: str = "",
+    assignment_id: str = "",
+) -> tuple[Annotator, bool]:
+    """``enter_campaign``, and whether this call created the annotator (only its creator binds a browser to it)."""
     if user is None and not external_id:
         raise ValueError("an annotator needs an account or an external id")
     lookup = {"user": user} if user is not None else {"platform": platform, "external_id": external_id}
     defaults = {"platform": platform, "study_id": study_id, "session_id": session_id, "assignment_id": assignment_id}
     try:
         with transaction.atomic():
-            annotator, _ = Annotator.objects.get_or_create(campaign=campaign, **lookup, defaults=defaults)
+            return Annotator.objects.get_or_create(campaign=campaign, **lookup, defaults=defaults)
     except IntegrityError:
         # Two first visits at once: the other request created it.
-        annotator = Annotator.objects.get(campaign=campaign, **lookup)
-    return annotator
+        return Annotator.objects.get(campaign=campaign, **lookup), False
+
+
+def record_consent(annotator: Annotator, now: datetime | None = None) -> None:
+    """The annotator agreed to take part (once: a second agreement keeps the first time)."""
+    now = now or timezone.now()
+    if Annotator.objects.filter(pk=annotator.pk, consented_at__isnull=True).update(consented_at=now):
+        annotator.consented_at = now
 
 
 def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
@@ -127,7 +156,9 @@ def current_assignment(annotator: Annotator, now: datetime | None = None) -> Ass
     )
 
 
-def claim_next_item(annotator: Annotator, now: datetime | None = None, limit: int | None = None) -> Assignment | None:
+def claim_next_item(
+    annotator: Annotator, now: datetime | None = None, limit: int | None = None, per_worker_cap: bool = True
+) -> Assignment | None:
     """The annotator's current item, or a new one: least-taken first, seeded tie-break.
 
     None when the annotator reached the campaign's maximum or no item is free (every item has
@@ -137,14 +168,19 @@ def claim_next_item(annotator: Annotator, now: datetime | None = None, limit: in
     release_expired(annotator.campaign, now)
     if assignment := current_assignment(annotator, now):
         return assignment
-    return claim_new_item(annotator, now, limit)
+    return claim_new_item(annotator, now, limit, per_worker_cap)
 
 
-def claim_new_item(annotator: Annotator, now: datetime, limit: int | None = None) -> Assignment | None:
-    """A new regular item for an annotator without a live reservation (timed-out ones released already)."""
+def claim_new_item(
+    annotator: Annotator, now: datetime, limit: int | None = None, per_worker_cap: bool = True
+) -> Assignment | None:
+    """A new regular item for an annotator without a live reservation (timed-out ones released already).
+
+    ``per_worker_cap=False`` ignores the campaign's items per worker: a simulated panel rates every item.
+    """
     campaign = annotator.campaign
     cap = min(limit, campaign.ratings_per_item) if limit is not None else campaign.ratings_per_item
-    if campaign.max_items_per_annotator is not None:
+    if per_worker_cap and campaign.max_items_per_annotator is not None:
         # Skipped items do not count: the worker still gets the maximum number of items to rate.
         held = annotator.assignments.exclude(status__in=[Assignment.Status.EXPIRED, Assignment.Status.SKIPPED])
         if held.filter(item__role=Item.Role.REGULAR).count() >= campaign.max_items_per_annotator:
@@ -253,9 +289,12 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
 def skip_item(
     annotator: Annotator, token: str, reason: str = Skip.Reason.UNKNOWN_EXPRESSION, now: datetime | None = None
 ) -> Submission:
-    """Record that the annotator passed over their current regular item; the item goes back to the pool.
+    """Record that the annotator passed over their current item; a regular item goes back to the pool.
 
-    The assignment stays (as skipped), so the annotator is never given that item again.
+    The assignment stays (as skipped), so the annotator is never given that item again. Practice
+    items and attention checks can be skipped like any item (the page must not tell them apart): a
+    skipped check counts as failed (``journey.training_result``, ``dashboard``). Whether the worker
+    skipped more than the campaign allows is ``journey.next_step``'s question.
     """
     now = now or timezone.now()
     if reason not in dict(Skip.Reason.choices):
@@ -269,9 +308,7 @@ def skip_item(
             return Submission(None, repeated=True, skip=assignment.skip)
         if reason_refused := not_current(assignment):
             return Submission(None, errors={"token": reason_refused})
-        if assignment.item.role != Item.Role.REGULAR:
-            return Submission(None, errors={"token": "Practice items and checks cannot be skipped."})
-        if assignment.status == Assignment.Status.RESERVED:
+        if assignment.status == Assignment.Status.RESERVED and assignment.item.role == Item.Role.REGULAR:
             Item.objects.filter(pk=assignment.item_id, taken__gt=0).update(taken=F("taken") - 1)
         skip = Skip.objects.create(
             assignment=assignment,
@@ -296,7 +333,9 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
         raise ValueError(f"not a check role: {role!r}")
     now = now or timezone.now()
     expires = now + timedelta(minutes=annotator.campaign.reservation_minutes)
-    mine = annotator.assignments.filter(item__role=role).exclude(status=Assignment.Status.SUBMITTED)
+    mine = annotator.assignments.filter(item__role=role).exclude(
+        status__in=[Assignment.Status.SUBMITTED, Assignment.Status.SKIPPED]
+    )
     current = mine.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)
     if current := current.select_related("item__compound", "item__sentence").first():
         return current
@@ -324,12 +363,18 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
 
 def end_training(annotator: Annotator, passed: bool) -> None:
     """Record the practice result; a worker who did not pass is screened out (not completed)."""
-    fields = {"training_passed": passed}
+    Annotator.objects.filter(pk=annotator.pk, status=Annotator.Status.ACTIVE).update(training_passed=passed)
+    annotator.training_passed = passed
     if not passed:
-        fields["status"] = Annotator.Status.SCREENED_OUT
-    Annotator.objects.filter(pk=annotator.pk, status=Annotator.Status.ACTIVE).update(**fields)
-    for name, value in fields.items():
-        setattr(annotator, name, value)
+        screen_out(annotator, Annotator.ScreenOut.PRACTICE)
+
+
+def screen_out(annotator: Annotator, reason: str) -> None:
+    """End an active worker's study with the screen-out code (never the completion code), saying why."""
+    if Annotator.objects.filter(pk=annotator.pk, status=Annotator.Status.ACTIVE).update(
+        status=Annotator.Status.SCREENED_OUT, screen_out_reason=reason
+    ):
+        annotator.status, annotator.screen_out_reason = Annotator.Status.SCREENED_OUT, reason
 
 
 def complete(annotator: Annotator, now: datetime | None = None) -> None:
@@ -359,7 +404,8 @@ def simulate_ratings(campaign: Campaign, panel_size: int = 8, seed: int = 0, lea
         # Round robin, like people working side by side, so every item gets different raters.
         busy = False
         for person, annotator in people:
-            assignment = claim_next_item(annotator, limit=max(1, campaign.ratings_per_item - leave_room))
+            limit = max(1, campaign.ratings_per_item - leave_room)
+            assignment = claim_next_item(annotator, limit=limit, per_worker_cap=False)
             if assignment is None:
                 continue
             busy = True

@@ -23,8 +23,17 @@ from rest_framework.routers import SimpleRouter
 from annotation import exports
 from annotation.actions import create_campaign
 from annotation.dashboard import campaigns_with_counts
-from annotation.models import CAMPAIGN_SETTINGS, Campaign, FilterPolicy, Item, Rating, SuggestedParaphrase
+from annotation.models import (
+    CAMPAIGN_SETTINGS,
+    LOW_CODE_MINIMUM,
+    Campaign,
+    FilterPolicy,
+    Item,
+    Rating,
+    SuggestedParaphrase,
+)
 from annotation.reporting import campaign_report
+from annotation.timing import low_code_minimum
 from core.filters import ListFilterBackend, TextFilter, is_id
 from core.permissions import IsCurator
 from datasets.models import Collection, Compound, Sentence
@@ -90,6 +99,12 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
         write_only=True,
         help_text="Only compounds of this compositionality class (default: all).",
     )
+    confirm_low_minimum = serializers.BooleanField(
+        required=False,
+        default=False,
+        write_only=True,
+        help_text=f"Needed to set min_items_for_code below {LOW_CODE_MINIMUM}.",
+    )
     item_ids = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         required=False,
@@ -101,9 +116,12 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", *CAMPAIGN_SETTINGS, "item_class", "item_ids"]
+        fields = ["id", *CAMPAIGN_SETTINGS, "item_class", "item_ids", "confirm_low_minimum"]
 
     def validate(self, attrs: dict) -> dict:
+        confirmed = attrs.pop("confirm_low_minimum", False)
+        if problem := low_code_minimum(attrs.get("min_items_for_code"), confirmed, LOW_CODE_MINIMUM):
+            raise serializers.ValidationError({"min_items_for_code": problem})
         if not Compound.objects.filter(collection=attrs["collection"], language=attrs["language"]).exists():
             raise serializers.ValidationError(
                 {"language": f"collection {attrs['collection'].slug!r} has no compounds in {attrs['language']!r}."}

@@ -129,11 +129,19 @@ class WorkedExampleForm(forms.ModelForm):
 class QualityPolicyForm(forms.ModelForm):
     class Meta:
         model = QualityPolicy
-        fields = ["min_median_seconds", "max_same_answer_share", "max_attention_failures", "min_rho", "min_items"]
+        fields = [
+            "min_median_seconds",
+            "max_same_answer_share",
+            "max_attention_failures",
+            "min_rho",
+            "min_items",
+            "max_skip_share",
+        ]
         labels = {
             "min_median_seconds": "Speeder: median seconds per item below",
             "max_same_answer_share": "Straight-lining: share of items with the same answers from",
             "max_attention_failures": "Attention checks failed: more than",
             "min_rho": "Low agreement: Spearman rho with the others below",
             "min_items": "Judge straight-lining and agreement from (items)",
+            "max_skip_share": "Skipped often: share of items skipped above",
         }

@@ -18,7 +18,8 @@ from annotation import exports
 from annotation.actions import add_items, create_campaign, item_targets
 from annotation.curator_forms import ItemPickForm
 from annotation.dashboard import campaign_dashboard, campaigns_with_counts
-from annotation.models import CAMPAIGN_SETTINGS, Annotator, Assignment, Campaign, completion_code
+from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Annotator, Assignment, Campaign, completion_code
+from annotation.timing import low_code_minimum
 from core.permissions import curator_required
 from datasets import vocabulary
 from datasets.forms import language_choices
@@ -65,6 +66,11 @@ class CampaignForm(forms.ModelForm):
         max_length=Campaign._meta.get_field("completion_code").max_length,
         help_text="Shown to workers who finished (Prolific: the study's completion code); blank: a random code.",
     )
+    confirm_low_minimum = forms.BooleanField(
+        required=False,
+        label=f"Yes, a code for fewer than {LOW_CODE_MINIMUM} rated items",
+        help_text="Needed only when the minimum above is below that.",
+    )
     completion_url = forms.URLField(
         required=False,
         assume_scheme="https",
@@ -105,6 +111,9 @@ class CampaignForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        minimum = data.get("min_items_for_code")
+        if problem := low_code_minimum(minimum, data.get("confirm_low_minimum", False), LOW_CODE_MINIMUM):
+            self.add_error("min_items_for_code", problem)
         collection, language = data.get("collection"), data.get("language")
         if collection and language and not collection.compounds.filter(language=language).exists():
             self.add_error("language", f"The collection {collection} has no compounds in {language!r}.")

@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.analysis import quality
-from annotation.models import Annotator, Campaign, Item, Rating, SuggestedParaphrase
+from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import QUESTIONS, gold_correct
 from annotation.study_setup import campaign_thresholds
 
@@ -58,6 +58,8 @@ class AnnotatorRow:
     attention_failures: int = 0
     rho: float | None = None
     quality_flags: list[quality.Flag] = field(default_factory=list)
+    skipped: int = 0  # regular items passed over
+    status: str = Annotator.Status.ACTIVE
 
     @property
     def flagged(self) -> bool:
@@ -150,6 +152,23 @@ def ratings_frame(campaign: Campaign) -> pd.DataFrame:
     return pd.DataFrame.from_records(list(rows), columns=columns)
 
 
+def skips_frame(campaign: Campaign) -> pd.DataFrame:
+    """Every skip of the campaign: who skipped which item of which role."""
+    rows = Skip.objects.filter(item__campaign=campaign).values_list("annotator_id", "item_id", "item__role")
+    return pd.DataFrame.from_records(list(rows), columns=["annotator_id", "item_id", "role"])
+
+
+def with_skipped_checks(frame: pd.DataFrame, skips: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (ratings with ``correct``) plus a failed row for every skipped practice item or attention check."""
+    checks = skips[skips["role"] != Item.Role.REGULAR] if not skips.empty else skips
+    if checks.empty:
+        return frame
+    failed = checks.assign(correct=False)
+    if frame.empty:
+        return failed
+    return pd.concat([frame, failed], ignore_index=True)
+
+
 def _correct(frame: pd.DataFrame, tolerance: int) -> pd.Series:
     """Per rating: every given gold answer matched within ``tolerance``."""
 
@@ -169,22 +188,28 @@ def _median(values: pd.Series) -> float | None:
     return float(values.median()) if len(values) else None
 
 
-def worker_signals(frame: pd.DataFrame) -> dict:
-    """Quality signals per annotator id (``annotation.analysis.quality``) from ``ratings_frame`` with ``correct``."""
+def worker_signals(frame: pd.DataFrame, skipped: dict | None = None) -> dict:
+    """Quality signals per annotator id (``annotation.analysis.quality``) from ``ratings_frame`` with ``correct``
+    (and skipped checks, ``with_skipped_checks``), and the regular items each annotator skipped."""
     if frame.empty:
-        return {}
+        return quality.worker_signals(pd.DataFrame(), skipped=skipped)
     named = frame.rename(columns={"annotator_id": "annotator", "item_id": "item"})
     regular = named[named["role"] == Item.Role.REGULAR].astype({q: float for q in QUESTIONS})
     attention = named[named["role"] == Item.Role.ATTENTION]
-    return quality.worker_signals(regular, attention)
+    return quality.worker_signals(regular, attention, skipped=skipped)
 
 
 def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow]:
-    """One row per annotator: progress, time, gold and attention accuracy, and the quality flags raised."""
+    """One row per annotator: progress, time, gold and attention accuracy (a skipped check is failed), skips,
+    and the quality flags raised."""
     annotators = Annotator.objects.filter(campaign=campaign).select_related("user").order_by("created_at", "id")
+    skips = skips_frame(campaign)
     frame = frame.assign(correct=_correct(frame, campaign.gold_tolerance)) if not frame.empty else frame
+    frame = with_skipped_checks(frame, skips)
+    regular_skips = skips[skips["role"] == Item.Role.REGULAR] if not skips.empty else skips
+    skipped = regular_skips.groupby("annotator_id").size().to_dict() if not regular_skips.empty else {}
     by_annotator = dict(tuple(frame.groupby("annotator_id"))) if not frame.empty else {}
-    signals = worker_signals(frame)
+    signals = worker_signals(frame, skipped)
     thresholds = campaign_thresholds(campaign)
     rows = []
     for annotator in annotators:
@@ -211,6 +236,8 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
                 platform=annotator.platform,
                 external_id=annotator.external_id,
                 items_done=len(regular),
+                skipped=int(skipped.get(annotator.id, 0)),
+                status=annotator.status,
                 median_seconds=_median(regular["seconds"]) if len(regular) else None,
                 gold_accuracy=gold,
                 attention_accuracy=check,

@@ -2,7 +2,8 @@
 
 Reads here; every write goes through ``annotation.actions``. The order is consent, practice
 (graded: ``protocol.practice_needed``), then regular items with an attention check after every
-``ATTENTION_EVERY`` ratings, and an end: the completion code once the campaign's minimum is rated,
+``ATTENTION_EVERY`` ratings, and an end: the completion code once the campaign's minimum is rated
+(skips never count), the screen-out page for a worker who skipped more than the campaign allows,
 a wait while other workers hold the remaining items, or "study full".
 """
 
@@ -23,6 +24,7 @@ from annotation.actions import (
     current_assignment,
     end_training,
     release_expired,
+    screen_out,
 )
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
 from annotation.protocol import gold_correct, practice_needed
@@ -45,8 +47,16 @@ class CampaignCounts:
 @dataclass(frozen=True)
 class Progress:
     rated: int  # regular items rated
-    training_rated: int
+    training_rated: int  # practice items answered (rated or skipped)
     attention_shown: int
+    skipped: int = 0  # regular items skipped
+    attention_done: int = 0  # attention checks answered (rated or skipped)
+
+    @property
+    def screens_done(self) -> int:
+        """What the progress label counts: regular items rated and attention checks answered, so that it
+        moves on every screen (a check that did not move it would give itself away)."""
+        return self.rated + self.attention_done
 
 
 def campaign_counts(campaign: Campaign) -> CampaignCounts:
@@ -80,10 +90,13 @@ def progress(annotator: Annotator) -> Progress:
     """
     if (done := getattr(annotator, "_progress", None)) is None:
         submitted = Q(status=Assignment.Status.SUBMITTED)
+        skipped = Q(status=Assignment.Status.SKIPPED)
         counts = Assignment.objects.filter(annotator=annotator).aggregate(
             rated=Count("id", filter=submitted & Q(item__role=Item.Role.REGULAR)),
-            training_rated=Count("id", filter=submitted & Q(item__role=Item.Role.TRAINING)),
+            training_rated=Count("id", filter=(submitted | skipped) & Q(item__role=Item.Role.TRAINING)),
             attention_shown=Count("id", filter=Q(item__role=Item.Role.ATTENTION)),
+            skipped=Count("id", filter=skipped & Q(item__role=Item.Role.REGULAR)),
+            attention_done=Count("id", filter=(submitted | skipped) & Q(item__role=Item.Role.ATTENTION)),
         )
         done = annotator._progress = Progress(**counts)
     return done
@@ -93,8 +106,21 @@ def regular_per_worker(campaign: Campaign, counts: CampaignCounts) -> int:
     return timing.regular_items_per_worker(counts.regular, campaign.max_items_per_annotator)
 
 
-def items_needed_for_code(campaign: Campaign, counts: CampaignCounts) -> int:
-    return timing.min_items_for_code(campaign.min_items_for_code, regular_per_worker(campaign, counts))
+def items_needed_for_code(campaign: Campaign, counts: CampaignCounts, done: Progress) -> int:
+    """Rated items that earn the code: the campaign's minimum, or by default every item the worker was given
+    less the skips the campaign allows (a worker who skipped more was screened out before this is asked)."""
+    given = regular_per_worker(campaign, counts) - min(done.skipped, skip_cap(campaign, counts))
+    return timing.min_items_for_code(campaign.min_items_for_code, given)
+
+
+def screens_per_worker(campaign: Campaign, counts: CampaignCounts) -> int:
+    """The progress label's total: the regular items per worker and the attention checks among them."""
+    regular = regular_per_worker(campaign, counts)
+    return regular + timing.checks_per_worker(regular, counts.attention, ATTENTION_EVERY)
+
+
+def skip_cap(campaign: Campaign, counts: CampaignCounts) -> int:
+    return timing.skip_cap(campaign.max_skip_share, regular_per_worker(campaign, counts))
 
 
 def has_open_items(annotator: Annotator) -> bool:
@@ -135,11 +161,15 @@ def gold_checks(rating: Rating) -> dict[str, bool]:
 
 
 def training_result(annotator: Annotator, total: int) -> bool | None:
-    """True or False once every practice item is answered (enough right or not), else None."""
+    """True or False once every practice item is answered (enough right or not), else None.
+
+    A skipped practice item is answered, and wrong.
+    """
     ratings = list(
         Rating.objects.filter(annotator=annotator, item__role=Item.Role.TRAINING).select_related("item__campaign")
     )
-    if len(ratings) < total:
+    skipped = annotator.assignments.filter(item__role=Item.Role.TRAINING, status=Assignment.Status.SKIPPED).count()
+    if len(ratings) + skipped < total:
         return None
     right = sum(all(gold_checks(rating).values()) for rating in ratings)
     return right >= practice_needed(total, annotator.campaign.training_pass_mark)
@@ -149,7 +179,7 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
     """The assignment to show now, ``WAIT``, or the name of the page that comes instead."""
     campaign = annotator.campaign
     if annotator.status == Annotator.Status.SCREENED_OUT:
-        return "annotation:training_failed"
+        return "annotation:screened_out"
     if annotator.status == Annotator.Status.COMPLETED:
         return "annotation:done"
     if annotator.consented_at is None:
@@ -166,8 +196,11 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
         passed = training_result(annotator, counts.training)
         end_training(annotator, bool(passed))
         if not passed:
-            return "annotation:training_failed"
+            return "annotation:screened_out"
     done = progress(annotator)
+    if done.skipped > skip_cap(campaign, counts):
+        screen_out(annotator, Annotator.ScreenOut.SKIPS)
+        return "annotation:screened_out"
     if (
         counts.attention
         and done.rated // ATTENTION_EVERY > done.attention_shown
@@ -177,7 +210,7 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
     if assignment := claim_new_item(annotator, now):
         return assignment
     # Nothing to hand out now. The code is earned by the campaign's minimum, not by running out of items.
-    if done.rated >= items_needed_for_code(campaign, counts):
+    if done.rated >= items_needed_for_code(campaign, counts, done):
         complete(annotator, now)
         return "annotation:done"
     return WAIT if has_open_items(annotator) else "annotation:full"
@@ -216,6 +249,6 @@ def study_estimate(campaign: Campaign, counts: CampaignCounts) -> dict:
 
 def remaining_estimate(campaign: Campaign, counts: CampaignCounts, done: Progress) -> str:
     """'about 4 minutes' for the items still ahead of the annotator, the current one included."""
-    regular_left = max(0, regular_per_worker(campaign, counts) - done.rated)
+    regular_left = max(0, screens_per_worker(campaign, counts) - done.screens_done)
     practice_left = max(0, counts.training - done.training_rated) if done.rated == 0 else 0
     return timing.duration_text((regular_left + practice_left) * pace(campaign).seconds)

@@ -19,6 +19,18 @@ def completion_code() -> str:
     return secrets.token_hex(4).upper()
 
 
+# No 0/O, 1/I/L, U: a code read off one screen and typed into another browser.
+RESUME_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+RESUME_CODE_LENGTH = 8
+# Below this many rated items a completion code pays for too little work: study setup asks to confirm.
+LOW_CODE_MINIMUM = 5
+
+
+def resume_code() -> str:
+    """A worker's own secret (about 39 bits): it lets the same person continue in another browser."""
+    return "".join(secrets.choice(RESUME_ALPHABET) for _ in range(RESUME_CODE_LENGTH))
+
+
 class Campaign(models.Model):
     """A set of items to rate, N ratings each, by crowd workers or local accounts."""
 
@@ -52,9 +64,17 @@ class Campaign(models.Model):
     completion_code = models.CharField(max_length=40, default=completion_code)
     completion_url = models.URLField(blank=True, help_text="Where crowd workers go at the end (Prolific, MTurk).")
     min_items_for_code = models.PositiveIntegerField(
-        default=1,
+        null=True,
+        blank=True,
         validators=[MinValueValidator(1)],
-        help_text="Items a worker must rate before the completion code is shown.",
+        help_text="Items a worker must rate (not skip) for the completion code. Blank: every item a worker is given "
+        "(the items per worker). A number is for open-ended studies; below 5 it must be confirmed.",
+    )
+    max_skip_share = models.FloatField(
+        default=0.2,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="Share of a worker's items they may skip ('I don't know this expression'); a worker who skips "
+        "more is screened out (the screen-out code, never the completion code).",
     )
     expected_seconds_per_item = models.PositiveIntegerField(
         default=25,
@@ -105,6 +125,7 @@ CAMPAIGN_SETTINGS = (
     "gold_tolerance",
     "completion_url",
     "min_items_for_code",
+    "max_skip_share",
     "expected_seconds_per_item",
     "full_url",
     "screen_out_code",
@@ -160,7 +181,11 @@ class Annotator(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "Taking part"
         COMPLETED = "completed", "Completed (earned the completion code)"
-        SCREENED_OUT = "screened_out", "Screened out by the practice items"
+        SCREENED_OUT = "screened_out", "Screened out"
+
+    class ScreenOut(models.TextChoices):
+        PRACTICE = "practice", "by the practice items"
+        SKIPS = "skips", "for skipping more items than the study allows"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="annotators")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
@@ -173,6 +198,13 @@ class Annotator(models.Model):
     training_passed = models.BooleanField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    screen_out_reason = models.CharField(max_length=8, choices=ScreenOut.choices, blank=True)
+    resume_code = models.CharField(
+        max_length=RESUME_CODE_LENGTH,
+        default=resume_code,
+        editable=False,
+        help_text="The worker's own secret: shown on their first page, it opens the study in another browser.",
+    )
     simulated = models.BooleanField(default=False, help_text="A simulated annotator (demo data), not a person.")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -361,6 +393,13 @@ class QualityPolicy(models.Model):
     )
     min_items = models.PositiveIntegerField(
         default=10, help_text="Straight-lining and agreement are judged from this many rated items."
+    )
+    max_skip_share = models.FloatField(
+        null=True,
+        blank=True,
+        default=0.1,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="A share of skipped items above this flags the worker for review (none: not judged).",
     )
 
     class Meta:

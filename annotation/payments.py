@@ -38,6 +38,9 @@ def workers(campaign: Campaign) -> list[reconciliation.Worker]:
                 assignment_id=annotator.assignment_id,
                 completed=annotator.completed_at is not None,
                 screened_out=annotator.status == Annotator.Status.SCREENED_OUT or annotator.training_passed is False,
+                screen_out_reason=Annotator.ScreenOut(
+                    annotator.screen_out_reason or Annotator.ScreenOut.PRACTICE
+                ).label,
                 items_done=row.items_done,
                 flags=tuple(row.quality_flags),
             )

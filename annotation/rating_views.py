@@ -55,12 +55,11 @@ def rating_context(campaign: Campaign, annotator: Annotator, assignment: Assignm
         "fields": fields,
         "paraphrases": paraphrases,
         "errors": errors,
-        "done": done.rated,
-        "total": steps.regular_per_worker(campaign, counts),
+        "done": done.screens_done,
+        "total": steps.screens_per_worker(campaign, counts),
         "training_done": done.training_rated,
         "training_total": counts.training,
         "remaining": steps.remaining_estimate(campaign, counts, done),
-        "can_skip": item.role == Item.Role.REGULAR,
         "skip_reason": Skip.Reason.UNKNOWN_EXPRESSION,
         "practice": steps.practice_rule(campaign, counts),
         "examples": cached_examples(campaign),
@@ -172,14 +171,15 @@ def end_page(request: HttpRequest, template: str, campaign: Campaign, annotator:
 
 
 @journey(after_close=True)
-def training_failed(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> HttpResponse:
-    """Screened out by the practice items: the campaign's screen-out code or return path, never the completion code."""
+def screened_out(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> HttpResponse:
+    """Screened out (practice items, too many skips): the screen-out code or return path, never the completion code."""
     if annotator.status != Annotator.Status.SCREENED_OUT:
         return redirect("annotation:rate", slug=campaign.slug)
     url = campaign.screen_out_url
     if not url and campaign.screen_out_code and annotator.platform == Annotator.Platform.PROLIFIC:
         url = prolific_completion_url(campaign.screen_out_code)
-    return end_page(request, "annotation/training_failed.html", campaign, annotator, {"return_url": url})
+    context = {"return_url": url, "skips": annotator.screen_out_reason == Annotator.ScreenOut.SKIPS}
+    return end_page(request, "annotation/screened_out.html", campaign, annotator, context)
 
 
 @journey(after_close=True)

@@ -1,11 +1,13 @@
-"""Paying crowd workers: who is approved, rejected, screened out or returned and why, in the platforms' files (pure).
+"""Paying crowd workers: who is approved, rejected, reviewed, screened out or returned and why, in the platforms' files (pure).
 
 - Prolific: approve; reject with one of Prolific's rejection categories and a message to the
-  participant (the API wants at least 100 characters); screened out (paid the screening fee
-  through a completion code of that kind, decided on Prolific); returned (no finished work).
-  Prolific's guidance allows rejections for exceptionally fast completion, failed attention
-  checks and clear low effort, and never for a screen-out: only those flags reject. A low
-  agreement with the others leaves the ratings out of the analyses but is paid.
+  participant (the API wants at least 100 characters); review (flagged for a reason that does not
+  justify a rejection, such as a low agreement with the others or many skipped items: the curator
+  decides, and nothing is sent for them); screened out (paid the screening fee through a
+  completion code of that kind, decided on Prolific); returned (no finished work). Prolific's
+  guidance allows rejections for exceptionally fast completion, failed attention checks and clear
+  low effort, and never for a screen-out: only those flags reject. A flagged worker is never
+  approved here.
 - MTurk: the batch results CSV goes back to the requester site with an ``x`` in ``Approve`` or the
   worker-facing reason in ``Reject``, one row per assignment (``HITId``, ``AssignmentId``, ``WorkerId``).
 """
@@ -20,8 +22,8 @@ from dataclasses import dataclass, field
 
 from annotation.analysis.quality import ATTENTION_FAILED, SPEEDER, STRAIGHT_LINING, Flag
 
-APPROVE, REJECT, SCREENED_OUT, RETURNED = "approve", "reject", "screened out", "returned"
-DECISIONS = (APPROVE, REJECT, SCREENED_OUT, RETURNED)
+APPROVE, REJECT, REVIEW, SCREENED_OUT, RETURNED = "approve", "reject", "review", "screened out", "returned"
+DECISIONS = (APPROVE, REJECT, REVIEW, SCREENED_OUT, RETURNED)
 PROLIFIC, MTURK = "prolific", "mturk"
 # Prolific's rejection categories for the flags that justify a rejection, most serious first.
 REJECTION_CATEGORIES = {SPEEDER: "TOO_QUICKLY", ATTENTION_FAILED: "FAILED_CHECK", STRAIGHT_LINING: "LOW_EFFORT"}
@@ -60,6 +62,7 @@ class Worker:
     assignment_id: str = ""  # MTurk
     completed: bool = False
     screened_out: bool = False
+    screen_out_reason: str = "by the practice items"
     items_done: int = 0
     flags: tuple[Flag, ...] = ()
 
@@ -85,9 +88,10 @@ def rejection_message(flags: Iterable[Flag]) -> str:
 
 
 def decide(worker: Worker) -> Decision:
-    """Screened out, else rejected for a flag that justifies it, else approved once finished, else returned."""
+    """Screened out, else rejected for a flag that justifies it, else reviewed for any other flag, else
+    approved once finished, else returned."""
     if worker.screened_out:
-        return Decision(worker, SCREENED_OUT, "screened out by the practice items")
+        return Decision(worker, SCREENED_OUT, f"screened out {worker.screen_out_reason}")
     rejecting = sorted(
         (f for f in worker.flags if f.name in REJECTION_CATEGORIES),
         key=lambda f: list(REJECTION_CATEGORIES).index(f.name),
@@ -100,16 +104,14 @@ def decide(worker: Worker) -> Decision:
             REJECTION_CATEGORIES[rejecting[0].name],
             rejection_message(rejecting),
         )
+    rated = f"{worker.items_done} item{'s' if worker.items_done != 1 else ''} rated"
+    if worker.flags:
+        done = "completed" if worker.completed else "did not finish"
+        flags = "; ".join(map(str, worker.flags))
+        return Decision(worker, REVIEW, f"{done}: {rated}; flagged, decide before paying: {flags}")
     if worker.completed:
-        reason = f"completed: {worker.items_done} item{'s' if worker.items_done != 1 else ''} rated"
-        if worker.flags:
-            reason += "; ratings left out of analyses that exclude flagged workers: " + "; ".join(
-                map(str, worker.flags)
-            )
-        return Decision(worker, APPROVE, reason)
-    return Decision(
-        worker, RETURNED, f"did not finish: {worker.items_done} item{'s' if worker.items_done != 1 else ''} rated"
-    )
+        return Decision(worker, APPROVE, f"completed: {rated}")
+    return Decision(worker, RETURNED, f"did not finish: {rated}")
 
 
 def valid_id(value: str) -> bool:
@@ -151,11 +153,14 @@ def prolific_csv(decisions: Iterable[Decision]) -> str:
 
 
 def mturk_csv(decisions: Iterable[Decision]) -> str:
-    """MTurk's review columns for the assignments to approve or reject (screened-out workers are paid)."""
+    """MTurk's review columns for the assignments to approve or reject (screened-out workers are paid; those to
+    review are left out, undecided, until the curator decides)."""
     rows = []
     for d in decisions:
         w = d.worker
-        if w.platform != MTURK or d.status == RETURNED or not (valid_id(w.external_id) and valid_id(w.assignment_id)):
+        if w.platform != MTURK or d.status in (RETURNED, REVIEW):
+            continue
+        if not (valid_id(w.external_id) and valid_id(w.assignment_id)):
             continue
         rows.append(
             {

@@ -37,6 +37,7 @@ def campaign_thresholds(campaign: Campaign) -> Thresholds:
         max_attention_failures=policy.max_attention_failures,
         min_rho=policy.min_rho,
         min_items=policy.min_items,
+        max_skip_share=policy.max_skip_share,
     )
 
 

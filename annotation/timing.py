@@ -40,7 +40,7 @@ def items_per_worker(
 ) -> int:
     """Everything a worker who goes to the end is shown: practice, regular items and attention checks."""
     regular = regular_items_per_worker(regular_items, max_per_worker)
-    return training_items + regular + min(attention_items, regular // attention_every)
+    return training_items + regular + checks_per_worker(regular, attention_items, attention_every)
 
 
 def minutes(seconds: float) -> int:
@@ -56,7 +56,36 @@ def duration_text(seconds: float) -> str:
     return f"about {count} minute{'' if count == 1 else 's'}"
 
 
-def min_items_for_code(required: int, regular_per_worker: int) -> int:
-    """The ratings a worker needs for the completion code: the campaign's minimum, but never more than
-    a worker can be given (at least one)."""
+def min_items_for_code(required: int | None, regular_per_worker: int) -> int:
+    """The rated items a worker needs for the completion code: every item a worker is given when the
+    campaign sets no minimum, else its minimum, but never more than a worker can be given (at least one)."""
+    if required is None:
+        return max(1, regular_per_worker)
     return max(1, min(required, regular_per_worker))
+
+
+def skip_cap(max_skip_share: float, regular_per_worker: int) -> int:
+    """How many regular items a worker may skip: the campaign's share of the items per worker, rounded down,
+    but at least one while the share is above zero (a single unknown expression never screens anyone out)."""
+    if max_skip_share <= 0:
+        return 0
+    return max(1, int(max_skip_share * regular_per_worker))
+
+
+def checks_per_worker(regular_per_worker: int, attention_items: int, attention_every: int) -> int:
+    """Attention checks a worker who goes to the end is shown: one after every ``attention_every`` rated items."""
+    return min(attention_items, regular_per_worker // attention_every)
+
+
+def low_code_minimum(required: int | None, confirmed: bool, low: int) -> str | None:
+    """Why a campaign's completion-code minimum needs the curator's confirmation, or None when it does not.
+
+    A code after one or two rated items pays for almost no work; open-ended studies may still want a
+    small number, said out loud. Blank (None) is every item a worker is given.
+    """
+    if required is None or required >= low or confirmed:
+        return None
+    return (
+        f"A completion code after {required} rated item{'s' if required != 1 else ''} pays for very little work. "
+        f"Leave it blank (every item a worker is given), set {low} or more, or confirm this number."
+    )

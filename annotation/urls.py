@@ -6,11 +6,12 @@ app_name = "annotation"
 
 urlpatterns = [
     path("<slug:slug>/start/", views.start, name="start"),
+    path("<slug:slug>/resume/", views.resume, name="resume"),
     path("<slug:slug>/consent/", views.consent, name="consent"),
     path("<slug:slug>/instructions/", views.instructions, name="instructions"),
     path("<slug:slug>/", rating_views.rate, name="rate"),
     path("<slug:slug>/training/<uuid:token>/", rating_views.feedback, name="feedback"),
-    path("<slug:slug>/training-ended/", rating_views.training_failed, name="training_failed"),
+    path("<slug:slug>/screened-out/", rating_views.screened_out, name="screened_out"),
     path("<slug:slug>/full/", rating_views.full, name="full"),
     path("<slug:slug>/done/", rating_views.done, name="done"),
 ]

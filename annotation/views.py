@@ -7,17 +7,18 @@ an external id takes part as a local annotator.
 
 from __future__ import annotations
 
+import secrets
 from functools import wraps
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation import journey as steps
-from annotation.actions import enter_campaign
+from annotation.actions import enrol, record_consent
 from annotation.models import Annotator, Campaign, Item
 from annotation.platforms import MTURK_FRAMERS, mturk_submit_url
 from annotation.protocol import question_pieces
@@ -32,6 +33,9 @@ CROWD_PARAMETERS = [
 # Carried from the link to the consent form too: where an MTurk worker's browser submits the HIT.
 MTURK_SUBMIT_PARAMETER = "turkSubmitTo"
 MAX_ID_LENGTH = 200
+# Wrong resume codes a worker id may be tried with before it is locked for a while.
+RESUME_ATTEMPTS = 5
+RESUME_LOCK_SECONDS = 15 * 60
 
 
 def session_key(slug: str) -> str:
@@ -197,6 +201,8 @@ def _start(request: HttpRequest, slug: str, params) -> HttpResponse:
         )
         if same and known.consented_at is not None:
             return redirect("annotation:rate", slug=campaign.slug)
+        if identity and not same and (other := enrolled_worker(campaign, identity)):
+            return already_open(request, campaign, other, params)
         if not steps.campaign_has_open_items(campaign):
             return full_page(request, campaign, identity[0] if identity else Annotator.Platform.LOCAL)
         return consent_page(request, campaign, params)
@@ -206,18 +212,74 @@ def _start(request: HttpRequest, slug: str, params) -> HttpResponse:
         )
     if identity:
         platform, external_id, ids = identity
-        annotator = enter_campaign(campaign, platform=platform, external_id=external_id, **ids)
-        if platform == Annotator.Platform.MTURK and (
-            submit_url := mturk_submit_url(params.get(MTURK_SUBMIT_PARAMETER, ""))
-        ):
-            request.session[mturk_session_key(campaign.slug)] = submit_url
+        annotator, created = enrol(campaign, platform=platform, external_id=external_id, **ids)
+        if not created and request.session.get(session_key(campaign.slug)) != annotator.pk:
+            # The id alone is no credential: another browser holds this worker's study.
+            return already_open(request, campaign, annotator, params)
+        remember_mturk_submit(request, campaign, annotator, params)
     else:
-        annotator = enter_campaign(campaign, user=request.user)
+        annotator, _ = enrol(campaign, user=request.user)
     request.session[session_key(campaign.slug)] = annotator.pk
     if annotator.consented_at is not None:
         return redirect("annotation:rate", slug=campaign.slug)
-    Annotator.objects.filter(pk=annotator.pk, consented_at__isnull=True).update(consented_at=timezone.now())
+    record_consent(annotator)
     return redirect("annotation:instructions", slug=campaign.slug)
+
+
+def enrolled_worker(campaign: Campaign, identity: tuple[str, str, dict]) -> Annotator | None:
+    """The campaign's annotator with this crowd link's platform id, if one enrolled already."""
+    platform, external_id, _ = identity
+    return Annotator.objects.filter(campaign=campaign, platform=platform, external_id=external_id).first()
+
+
+def remember_mturk_submit(request: HttpRequest, campaign: Campaign, annotator: Annotator, params) -> None:
+    """Keep where an MTurk worker's browser submits the HIT at the end (from the link's turkSubmitTo)."""
+    if annotator.platform == Annotator.Platform.MTURK and (
+        submit_url := mturk_submit_url(params.get(MTURK_SUBMIT_PARAMETER, ""))
+    ):
+        request.session[mturk_session_key(campaign.slug)] = submit_url
+
+
+def already_open(
+    request: HttpRequest, campaign: Campaign, annotator: Annotator, params, error: str = "", status: int = 409
+) -> HttpResponse:
+    """This worker's study is bound to another browser: continue here only with the worker's resume code."""
+    context = {
+        "campaign": campaign,
+        "link_parameters": link_parameters(params),
+        "error": error,
+        "platform": annotator.platform,
+        "finished": annotator.status != Annotator.Status.ACTIVE,
+    }
+    return render(request, "annotation/already_open.html", context, status=status)
+
+
+@never_cache
+@require_POST
+def resume(request: HttpRequest, slug: str) -> HttpResponse:
+    """Continue a crowd worker's study in this browser: the link's ids and the worker's own resume code."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    if response := closed_response(request, campaign):
+        return response
+    identity = crowd_identity(request.POST)
+    annotator = enrolled_worker(campaign, identity) if identity else None
+    if annotator is None:
+        return unavailable(request, campaign, "This link is not valid", "Open the study from your platform again.", 400)
+    failures_key = f"annotation:resume-failures:{annotator.pk}"
+    if cache.get(failures_key, 0) >= RESUME_ATTEMPTS:
+        error = "Too many wrong codes. Please wait 15 minutes, or return the study on your platform."
+        return already_open(request, campaign, annotator, request.POST, error, status=429)
+    given = request.POST.get("resume_code", "").upper().replace("-", "").replace(" ", "")
+    if not secrets.compare_digest(given.encode(), annotator.resume_code.encode()):
+        if not cache.add(failures_key, 1, RESUME_LOCK_SECONDS):
+            cache.incr(failures_key)
+        error = "That is not the resume code of this study: it was shown on your instructions page."
+        return already_open(request, campaign, annotator, request.POST, error, status=400)
+    cache.delete(failures_key)
+    request.session.cycle_key()
+    request.session[session_key(campaign.slug)] = annotator.pk
+    remember_mturk_submit(request, campaign, annotator, request.POST)
+    return redirect("annotation:rate", slug=campaign.slug)
 
 
 @require_http_methods(["GET", "POST"])
@@ -231,8 +293,7 @@ def consent(request: HttpRequest, campaign: Campaign, annotator: Annotator) -> H
                 {"campaign": campaign, "error": "Please tick the box to agree, or close this page to leave."},
                 status=400,
             )
-        if annotator.consented_at is None:
-            Annotator.objects.filter(pk=annotator.pk, consented_at__isnull=True).update(consented_at=timezone.now())
+        record_consent(annotator)
         return redirect("annotation:instructions", slug=campaign.slug)
     if annotator.consented_at is not None:
         return redirect("annotation:rate", slug=campaign.slug)
@@ -249,6 +310,7 @@ def instructions(request: HttpRequest, campaign: Campaign, annotator: Annotator)
     counts = steps.campaign_counts(campaign)
     context = {"campaign": campaign, "has_training": bool(counts.training), "examples": instruction_examples(campaign)}
     context["practice"] = steps.practice_rule(campaign, counts)
+    context["resume_code"] = annotator.resume_code if annotator.external_id else ""
     return render(request, "annotation/instructions.html", context)
 
 

@@ -151,6 +151,21 @@ def env_hosts(name: str, default: list[str]) -> list[str]:
     return [host.lower().rstrip(".") for host in hosts]
 
 
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Addresses or networks (10.0.0.5, 172.16.0.0/12, ::1), comma-separated; unset or empty: none."""
+    networks = []
+    for item in (item.strip() for item in os.environ.get(name, "").split(",")):
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item.strip("[]"), strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an address or a network (such as 10.0.0.0/24)."
+            ) from None
+    return tuple(networks)
+
+
 def database_config(url: str | None, var_dir: Path) -> dict:
     """Turn ``DATABASE_URL`` into a Django DATABASES entry (SQLite under var/ by default)."""
     if not url:

@@ -19,6 +19,7 @@ from config.env import (
     env_int,
     env_list,
     env_names,
+    env_networks,
     env_paths,
     env_rate,
     env_sha256s,
@@ -63,6 +64,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before the session is read: a NUL in a cookie, a path or a field is a 400 naming it, not a 500.
+    "config.control_characters.RefuseControlCharactersMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -144,17 +147,22 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "config.client_ip.ClientAnonRateThrottle",
+        "config.client_ip.ClientUserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_rate("API_ANON_RATE", "120/minute"),
         "user": env_rate("API_USER_RATE", "1200/minute"),
     },
-    # The client address is the one the last WORKBENCH_PROXY_COUNT proxies saw (0: the socket's
-    # peer); X-Forwarded-For is never trusted further, or a client could pick its own identity.
-    "NUM_PROXIES": env_int("WORKBENCH_PROXY_COUNT", 0, minimum=0),
 }
+# The proxies whose X-Forwarded-For is believed (config/client_ip.py); none: the socket's peer is the client.
+WORKBENCH_TRUSTED_PROXIES = env_networks("WORKBENCH_TRUSTED_PROXIES")
+if "WORKBENCH_PROXY_COUNT" in os.environ:
+    raise ImproperlyConfigured(
+        "WORKBENCH_PROXY_COUNT is no longer read: a count of proxies lets a client that reaches the app server "
+        "directly choose its own address. Set WORKBENCH_TRUSTED_PROXIES to your proxies' addresses "
+        "(e.g. 127.0.0.1 or 10.0.0.0/24) and unset WORKBENCH_PROXY_COUNT."
+    )
 SPECTACULAR_SETTINGS = {
     "TITLE": "Idiomaticity Workbench API",
     "DESCRIPTION": "Noun compounds, their sentences and minimal-pair variants.",
@@ -299,7 +307,7 @@ if env_bool("CSP_REPORT_ONLY", False):
 else:
     CONTENT_SECURITY_POLICY = _CSP
 
-# django-axes locks an address out of every password form (login page, admin) after
+# django-axes locks an address, and an account, out of every password form (login page, admin) after
 # AXES_FAILURE_LIMIT failures, for AXES_COOLOFF_MINUTES; the attempts are kept in the database,
 # so every gunicorn worker sees them. `manage.py axes_reset` lifts lockouts.
 AUTHENTICATION_BACKENDS = [
@@ -308,7 +316,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# Either is enough: an address that guessed too often, or an account guessed too often from any
+# number of addresses (`manage.py axes_reset_username NAME` lifts an account's lockout early).
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # import_release reads at most this much (a folder, or a zip and what it inflates to).

@@ -121,6 +121,28 @@ def pytest_configure(config: pytest.Config) -> None:
     # Tests run with DEBUG off, where WhiteNoise warns on every request if STATIC_ROOT is missing
     # (it exists only after collectstatic).
     Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
+    flush_past_release_triggers()
+
+
+def flush_past_release_triggers() -> None:
+    """Let pytest-django empty the database between transactional tests although releases were published.
+
+    Django flushes PostgreSQL with TRUNCATE, which the release tables refuse while they hold a
+    published release (releases/migrations/0002_refuse_truncate.py). The test database's role is a
+    superuser: its flush runs with triggers off (``session_replication_role = replica``), which no
+    role the README lets the app run as may do.
+    """
+    from django.db import transaction
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    def execute_sql_flush(self, sql_list):
+        with transaction.atomic(using=self.connection.alias):
+            with self.connection.cursor() as cursor:
+                cursor.execute("SET LOCAL session_replication_role = replica")
+                for sql in sql_list:
+                    cursor.execute(sql)
+
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

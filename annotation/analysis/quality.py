@@ -2,7 +2,9 @@
 
 Per worker: the median seconds per item (speeders), the share of items answered with the
 worker's most common answer triple (straight-lining; 1.0 is zero variance), the attention checks
-failed, and Spearman's rho against the mean of the others (``reliability.annotator_reliability``).
+failed (a skipped check is failed), Spearman's rho against the mean of the others
+(``reliability.annotator_reliability``), and the share of items skipped ("I don't know this
+expression": a few are honest, many are a way to reach the end without rating).
 
 Defaults follow Prolific's guidance for researchers: a submission may be rejected for
 "exceptionally fast" completion, for failing attention checks (more than one in a study of five
@@ -12,7 +14,7 @@ the ratings out of the analyses (Garcia et al. 2021: rho < 0.2), not to withhold
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -25,7 +27,8 @@ SPEEDER = "speeder"
 STRAIGHT_LINING = "straight-lining"
 ATTENTION_FAILED = "attention checks failed"
 LOW_AGREEMENT = "low agreement"
-SIGNALS = (SPEEDER, STRAIGHT_LINING, ATTENTION_FAILED, LOW_AGREEMENT)
+SKIPPING = "skipped often"
+SIGNALS = (SPEEDER, STRAIGHT_LINING, ATTENTION_FAILED, LOW_AGREEMENT, SKIPPING)
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Thresholds:
     min_rho: float | None = 0.2
     # Straight-lining and agreement say little about a handful of items.
     min_items: int = 10
+    max_skip_share: float | None = 0.1
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,13 @@ class Signals:
     attention_failures: int = 0
     rho: float | None = None
     n_shared: int = 0
+    skipped: int = 0
+
+    @property
+    def skip_share(self) -> float | None:
+        """Skipped regular items among those rated or skipped (None before any)."""
+        seen = self.n_items + self.skipped
+        return self.skipped / seen if seen else None
 
 
 @dataclass(frozen=True)
@@ -85,13 +96,17 @@ def same_answers(answers: pd.DataFrame) -> tuple[float | None, tuple[int, int, i
 
 
 def worker_signals(
-    ratings: pd.DataFrame, attention: pd.DataFrame | None = None, question: str = "compound_score"
+    ratings: pd.DataFrame,
+    attention: pd.DataFrame | None = None,
+    question: str = "compound_score",
+    skipped: Mapping[Hashable, int] | None = None,
 ) -> dict[Hashable, Signals]:
     """Signals per annotator.
 
     ``ratings``: one row per rating of a regular item (``item``, ``annotator``, the three answers,
     optionally ``seconds``); ``attention``: one row per answered attention check (``annotator``,
-    ``correct``). Annotators found in either frame get a row.
+    ``correct``; a skipped check is a row with ``correct`` False); ``skipped``: regular items each
+    annotator skipped. Annotators found in any of them get a row.
     """
     result: dict[Hashable, Signals] = {}
     reliability = {}
@@ -116,6 +131,9 @@ def worker_signals(
             base = result.get(annotator, Signals(annotator=annotator))
             failures = int((~own["correct"].astype(bool)).sum())
             result[annotator] = replace(base, attention_checks=len(own), attention_failures=failures)
+    for annotator, count in (skipped or {}).items():
+        if count:
+            result[annotator] = replace(result.get(annotator, Signals(annotator=annotator)), skipped=int(count))
     return result
 
 
@@ -156,4 +174,10 @@ def flags(signals: Signals, thresholds: Thresholds) -> list[Flag]:
         and signals.rho < t.min_rho
     ):
         raised.append(Flag(LOW_AGREEMENT, f"rho {signals.rho:.2f} with the others < {t.min_rho:g}"))
+    share = signals.skip_share
+    if t.max_skip_share is not None and share is not None and share > t.max_skip_share:
+        seen = signals.n_items + signals.skipped
+        raised.append(
+            Flag(SKIPPING, f"{signals.skipped} of {seen} items skipped ({share:.0%} > {t.max_skip_share:.0%})")
+        )
     return raised

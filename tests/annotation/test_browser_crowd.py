@@ -177,7 +177,7 @@ def test_a_screened_out_worker_gets_the_screen_out_code_and_is_recorded_so(live_
         device.locator("#submit-rating").click()
         device.wait_for_url("**/training/**")
         device.get_by_role("link", name="Continue").click()
-    device.wait_for_url("**/training-ended/")
+    device.wait_for_url("**/screened-out/")
     assert device.locator("#screen-out-code").inner_text() == "SCR33N"
     link = device.locator("#screen-out-link").get_attribute("href")
     assert link == "https://app.prolific.com/submissions/complete?cc=SCR33N"

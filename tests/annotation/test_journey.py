@@ -167,7 +167,7 @@ def test_failing_the_practice_screens_out_with_the_screen_out_code(client):
         client.post(url("rate", campaign), {"token": current_token(client, campaign), **answers})
     page = client.get(url("rate", campaign), follow=True)
     html = page.content.decode()
-    assert page.redirect_chain[-1][0] == url("training_failed", campaign)
+    assert page.redirect_chain[-1][0] == url("screened_out", campaign)
     assert 'id="screen-out-code">SCR33N<' in html
     assert 'href="https://app.prolific.com/submissions/complete?cc=SCR33N"' in html
     assert "C0DE42" not in html
@@ -264,14 +264,21 @@ def test_dont_know_records_a_skip_and_returns_the_item_to_the_pool(client):
     assert other.get(url("rate", campaign)).context["item"].pk == skipped.item_id
 
 
-def test_practice_items_cannot_be_skipped(client):
-    campaign = make_campaign(regular=1, training=1)
+def test_a_skipped_practice_item_is_answered_and_wrong(client):
+    campaign = make_campaign(regular=1, training=1, training_pass_mark=1.0)
     enter(client, campaign)
     page = client.get(url("rate", campaign))
-    assert page.context["item"].role == Item.Role.TRAINING and 'id="skip-item"' not in page.content.decode()
+    assert page.context["item"].role == Item.Role.TRAINING and 'id="skip-item"' in page.content.decode()
     token = str(page.context["assignment"].token)
     client.post(url("rate", campaign), {"token": token, "skip": "unknown_expression"})
-    assert not Skip.objects.exists()
+    assert Skip.objects.get().item.role == Item.Role.TRAINING
+    assert client.get(url("rate", campaign)).url == url("screened_out", campaign)
+    annotator = Annotator.objects.get()
+    assert (annotator.training_passed, annotator.status, annotator.screen_out_reason) == (
+        False,
+        "screened_out",
+        "practice",
+    )
 
 
 def test_a_submit_and_next_cycle_takes_a_bounded_number_of_queries(client, django_assert_max_num_queries):

@@ -72,7 +72,7 @@ def download(client, campaign, name: str) -> str:
 
 def test_the_payments_page_and_files_give_every_crowd_workers_decision(curator_client, campaign):
     page = curator_client.get(reverse("curator:payments", args=[campaign.slug])).content.decode()
-    assert "2 approve · 1 reject · 1 screened out · 1 returned" in page
+    assert "2 approve · 1 reject · 0 review · 1 screened out · 1 returned" in page
     assert "speeder (median 0.5 s per item &lt; 3 s)" in page and "TOO_QUICKLY" in page
 
     assert download(curator_client, campaign, "prolific-approve.txt") == f"{ANA}\n"

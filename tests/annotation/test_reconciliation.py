@@ -12,12 +12,13 @@ import csv
 import io
 
 from annotation import reconciliation
-from annotation.analysis.quality import ATTENTION_FAILED, LOW_AGREEMENT, SPEEDER, STRAIGHT_LINING, Flag
+from annotation.analysis.quality import ATTENTION_FAILED, LOW_AGREEMENT, SKIPPING, SPEEDER, STRAIGHT_LINING, Flag
 
 FAST = Flag(SPEEDER, "median 0.2 s per item < 3 s")
 SAME = Flag(STRAIGHT_LINING, "69 of 69 items answered 5/5/5 (100% ≥ 80%)")
 CHECKS = Flag(ATTENTION_FAILED, "2 of 3 failed (more than 1)")
 DISAGREES = Flag(LOW_AGREEMENT, "rho 0.06 with the others < 0.2")
+SKIPS = Flag(SKIPPING, "23 of 24 items skipped (96% > 10%)")
 
 
 def worker(name: str, platform: str = reconciliation.PROLIFIC, **fields) -> reconciliation.Worker:
@@ -51,9 +52,12 @@ def test_decisions_follow_prolifics_valid_reasons():
         and "straight-lining" in both.reason
     )
 
-    # Disagreeing with the others is no reason to withhold pay: approved, and the reason says the ratings are left out.
-    paid = reconciliation.decide(worker("hal", flags=(DISAGREES,)))
-    assert paid.status == reconciliation.APPROVE and "low agreement (rho 0.06" in paid.reason
+    # Disagreeing with the others, or skipping many items, is no reason to reject, nor to approve unseen: review.
+    review = reconciliation.decide(worker("hal", flags=(DISAGREES,)))
+    assert review.status == reconciliation.REVIEW and "low agreement (rho 0.06" in review.reason
+    assert review.rejection_category == "" and review.message == ""
+    skipper = reconciliation.decide(worker("hu", items_done=1, flags=(SKIPS,)))
+    assert skipper.status == reconciliation.REVIEW and skipper.reason.startswith("completed: 1 item rated; flagged")
     # A screen-out is never a rejection, whatever the flags.
     assert reconciliation.decide(worker("ivy", screened_out=True, flags=(FAST,))).status == reconciliation.SCREENED_OUT
 
@@ -65,6 +69,7 @@ def test_prolific_files_list_participant_ids_and_what_to_do():
         reconciliation.decide(worker("61aa11bb22cc33dd44ee55ff", completed=False, screened_out=True)),
         reconciliation.decide(worker("=HYPERLINK(evil)")),
         reconciliation.decide(worker("A1B2C3", platform=reconciliation.MTURK)),
+        reconciliation.decide(worker("62aa11bb22cc33dd44ee55ff", flags=(SKIPS,))),
     ]
     assert reconciliation.prolific_approve_ids(decisions) == "5f0c1e2a3b4c5d6e7f801234\n"
     text = reconciliation.prolific_csv(decisions)
@@ -74,6 +79,7 @@ def test_prolific_files_list_participant_ids_and_what_to_do():
         ("5f0c1e2a3b4c5d6e7f801234", "approve", ""),
         ("60aa11bb22cc33dd44ee55ff", "reject", "TOO_QUICKLY"),
         ("61aa11bb22cc33dd44ee55ff", "screened out", ""),
+        ("62aa11bb22cc33dd44ee55ff", "review", ""),
     ]
     assert table[1]["submission_id"] == "sub-60aa11bb22cc33dd44ee55ff" and table[1]["study_id"] == "study1"
     assert len(table[1]["message"]) >= 100
@@ -87,6 +93,7 @@ def test_the_mturk_file_has_the_batch_review_columns():
         reconciliation.decide(worker("A3", platform=reconciliation.MTURK, completed=False)),
         reconciliation.decide(worker("A4", platform=reconciliation.MTURK, completed=False, screened_out=True)),
         reconciliation.decide(worker("A5", platform=reconciliation.MTURK, assignment_id="")),
+        reconciliation.decide(worker("A6", platform=reconciliation.MTURK, flags=(SKIPS,))),  # to review: left out
     ]
     text = reconciliation.mturk_csv(decisions)
     assert text.splitlines()[0] == "HITId,AssignmentId,WorkerId,Approve,Reject"

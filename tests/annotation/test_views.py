@@ -111,7 +111,7 @@ def test_the_whole_journey_from_a_prolific_link_to_the_completion_code(client):
     assert re.search(r"How literal is the use of “night” in <strong>night owl\d</strong>\?", html)
     assert re.search(r"How literal is the whole compound <strong>night owl\d</strong>\?", html)
     assert "0 = not literal at all" in html and "5 = completely literal" in html
-    assert "0 of 6" in html and 'name="csrfmiddlewaretoken"' in html
+    assert "0 of 7" in html and 'name="csrfmiddlewaretoken"' in html  # 6 items and the attention check among them
 
     roles = []
     while True:
@@ -145,7 +145,7 @@ def test_failing_the_training_ends_politely(client):
     rate(client, campaign)
     rate(client, campaign, {"head_score": "5", "modifier_score": "0", "compound_score": "5"})
     page = client.get(url("rate", campaign), follow=True)
-    assert page.redirect_chain[-1][0] == url("training_failed", campaign)
+    assert page.redirect_chain[-1][0] == url("screened_out", campaign)
     assert "Thank you for your time" in page.content.decode()
     assert Annotator.objects.get(campaign=campaign).training_passed is False
     assert not Assignment.objects.filter(item__role="regular").exists()
@@ -191,8 +191,13 @@ def test_the_same_worker_resumes_in_a_new_session(client, django_user_model):
     consent(client, campaign)
     token, _ = rate(client, campaign)
     current = current_token(client, campaign)
-    client.logout()  # a new browser session
-    page = enter(client, campaign, {"PROLIFIC_PID": "pid-1"})
+    code = Annotator.objects.get(campaign=campaign).resume_code
+    client.logout()  # a new browser session: the worker id alone does not reopen the study
+    link = client.get(url("start", campaign), {"PROLIFIC_PID": "pid-1"})
+    assert link.status_code == 409 and "already open in another browser" in link.content.decode()
+    page = client.post(
+        url("resume", campaign), {"PROLIFIC_PID": "pid-1", "resume_code": f"{code[:4]}-{code[4:]}".lower()}, follow=True
+    )
     assert page.status_code == 200 and page.request["PATH_INFO"] == url("rate", campaign)
     assert str(page.context["assignment"].token) == current
     assert "1 of 3" in page.content.decode()

@@ -157,7 +157,12 @@ def test_the_triggers_exist_for_this_database():
             )
         names = {row[0] for row in cursor.fetchall()}
     expected = {
-        "postgresql": {"datasets_release_frozen", "datasets_releasefile_frozen"},
+        "postgresql": {
+            "datasets_release_frozen",
+            "datasets_releasefile_frozen",
+            "datasets_release_no_truncate",
+            "datasets_releasefile_no_truncate",
+        },
         "sqlite": {
             "datasets_release_frozen_update",
             "datasets_release_frozen_delete",
@@ -194,6 +199,25 @@ def test_the_database_refuses_any_change_to_a_published_release_files(published)
             [ReleaseFile(release=published, path="extra.csv", sha256="0" * 64, size=0, content=b"")]
         )
     assert published.verified_files()
+
+
+# Outside a test transaction: TRUNCATE cannot run while the transaction holds deferred constraint checks.
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("statement", ["TRUNCATE datasets_releasefile", "TRUNCATE datasets_release CASCADE"])
+def test_the_database_refuses_truncate_while_a_release_is_published(published, statement):
+    with pytest.raises(IntegrityError, match="TRUNCATE of .* refused"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(statement)
+    assert published.verified_files()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_truncate_of_drafts_only_is_allowed(draft):
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE datasets_release CASCADE")
+    assert not Release.objects.exists()
 
 
 def test_the_database_refuses_raw_sql_on_a_published_release(published):

@@ -1,7 +1,7 @@
 """Password guessing and API floods, tried as an attacker would (issue 13, item 4).
 
-The login page and the admin lock an address out after AXES_FAILURE_LIMIT wrong passwords, even
-when the next guess is right; the API reads no password at all (no Basic authentication), only a
+The login page and the admin lock an address, and an account, out after AXES_FAILURE_LIMIT wrong
+passwords, even when the next guess is right; the API reads no password at all (no Basic authentication), only a
 session or a token; anonymous API use is rate-limited per client address, which a forged
 X-Forwarded-For does not change.
 """
@@ -9,9 +9,11 @@ X-Forwarded-For does not change.
 from __future__ import annotations
 
 import base64
+import io
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.settings import api_settings
 
@@ -53,9 +55,24 @@ def test_guessing_passwords_locks_the_address_out_even_for_the_right_password(
     assert response.status_code == 429
     assert "Too many failed logins" in response.content.decode()
     assert not logged_in(client)
-    # The pause is the guesser's address's: the owner, elsewhere, still logs in.
+    # The account is paused too, from any address, until the cool-off or an administrator's reset.
+    owner = client.post(url, {"username": username, "password": PASSWORD, "next": "/"}, REMOTE_ADDR="10.0.0.1")
+    assert owner.status_code == 429 and not logged_in(client)
+    call_command("axes_reset_username", username, stdout=io.StringIO())
     owner = client.post(url, {"username": username, "password": PASSWORD, "next": "/"}, REMOTE_ADDR="10.0.0.1")
     assert owner.status_code == 302 and logged_in(client)
+
+
+@pytest.mark.django_db
+def test_guessing_one_account_from_many_addresses_locks_the_account(client, alice):
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        guess_from = f"198.51.100.{attempt + 1}"
+        client.post("/accounts/login/", {"username": "alice", "password": f"guess-{attempt}"}, REMOTE_ADDR=guess_from)
+    right = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}, REMOTE_ADDR="198.51.100.99")
+    assert right.status_code == 429 and not logged_in(client)
+    # Another account, from the same addresses, is not affected.
+    other = client.post("/accounts/login/", {"username": "bob", "password": "x"}, REMOTE_ADDR="198.51.100.1")
+    assert other.status_code == 200
 
 
 @pytest.mark.django_db

@@ -27,7 +27,7 @@ PRODUCTION = {
     "WORKBENCH_HTTPS": "true",
     "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
     "SECURE_HSTS_PRELOAD": "true",
-    "WORKBENCH_PROXY_COUNT": "1",
+    "WORKBENCH_TRUSTED_PROXIES": "127.0.0.1",
     "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
@@ -54,6 +54,12 @@ def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path
     insecure = check_deploy(tmp_path, WORKBENCH_HTTPS="false")
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in insecure.stdout + insecure.stderr
+
+
+def test_a_count_of_proxies_is_refused_with_what_to_set_instead(tmp_path):
+    result = check_deploy(tmp_path, WORKBENCH_PROXY_COUNT="1")
+    assert result.returncode != 0
+    assert "Set WORKBENCH_TRUSTED_PROXIES to your proxies' addresses" in result.stderr
 
 
 @pytest.mark.django_db

@@ -113,7 +113,8 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "annotation:instructions": (JOURNEY, {"slug": "campaign"}),
     "annotation:rate": (JOURNEY, {"slug": "campaign"}),
     "annotation:feedback": (("403", "403", "404", "403", "403"), {"slug": "campaign", "token": "uuid"}),
-    "annotation:training_failed": (JOURNEY, {"slug": "campaign"}),
+    "annotation:screened_out": (JOURNEY, {"slug": "campaign"}),
+    "annotation:resume": (POST_ONLY, {"slug": "campaign"}),
     "annotation:full": (JOURNEY, {"slug": "campaign"}),
     "annotation:done": (JOURNEY, {"slug": "campaign"}),
     # the API: releases, probing and the schema are public; the working dataset, curators' data and

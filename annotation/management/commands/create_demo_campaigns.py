@@ -35,6 +35,7 @@ TRAINING = [
     ),
 ]
 ATTENTION = ("swimming pool", 1, 5, 5, 5)
+DEMO_ITEMS_PER_WORKER = 12
 
 
 class Command(BaseCommand):
@@ -71,6 +72,12 @@ class Command(BaseCommand):
             "instructions": INSTRUCTIONS,
             "consent_text": CONSENT,
             "completion_code": "DEMO" + slug.split("-")[-1].upper(),
+            # About five minutes, as the consent text says; the code needs every one of them rated,
+            # and a worker who skips more than one in five is screened out.
+            "max_items_per_annotator": DEMO_ITEMS_PER_WORKER,
+            "min_items_for_code": None,
+            "max_skip_share": 0.2,
+            "screen_out_code": "DEMOSKIP",
         } | fields
         return Campaign.objects.get_or_create(slug=slug, defaults=defaults)
 
