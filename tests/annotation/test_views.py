@@ -25,11 +25,10 @@ def make_campaign(regular: int = 3, training: int = 0, attention: int = 0, **fie
         slug=f"study-{uuid.uuid4().hex[:6]}",
         collection=collection,
         language="en",
-        ratings_per_item=2,
         status=Campaign.Status.OPEN,
         completion_code="C0DE42",
         completion_url="https://app.prolific.com/submissions/complete?cc=C0DE42",
-        **fields,
+        **({"ratings_per_item": 2} | fields),
     )
     sentences = []
     for i in range(regular + training + attention):
