@@ -1,7 +1,7 @@
 """The OpenAPI schema: drf-spectacular's, plus the error answers an operation can really give.
 
 drf-spectacular lists the success answer only. A client (and schemathesis) also meets 400 for a
-bad filter or body, 403 for a missing right or CSRF token, 404 for an unknown object, 415 for a
+bad filter, body or path parameter (a control character in it), 403 for a missing right or CSRF token, 404 for an unknown object, 415 for a
 body in an unknown format and 429 when rate-limited; each is listed where it can happen, with DRF's error body.
 """
 
@@ -53,7 +53,8 @@ class WorkbenchAutoSchema(AutoSchema):
             is_serializer(p) or (isinstance(p, OpenApiParameter) and p.location == OpenApiParameter.QUERY)
             for p in self.get_override_parameters()
         )
-        if self.method not in SAFE_METHODS or takes_query:
+        # A path parameter can carry a control character, which config/control_characters.py refuses.
+        if self.method not in SAFE_METHODS or takes_query or "{" in self.path:
             codes.append("400")
         if self.method not in SAFE_METHODS:
             codes.append("415")
