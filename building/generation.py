@@ -36,6 +36,7 @@ from building.rules.words_syn import (
     without_offensive,
     words_syn,
 )
+from core.database import analyze
 from datasets import vocabulary
 from datasets.formats.spans import Span
 from datasets.models import Collection, Compound, Sentence, Variant
@@ -350,6 +351,7 @@ def generate_variants(
         generate_for_compound(compound, options, summary, by_language[compound.language])
         if on_progress:
             on_progress(done)
+    analyze(Sentence, Variant)
     return summary
 
 

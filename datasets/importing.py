@@ -14,6 +14,7 @@ from typing import Any
 from django.db import models, transaction
 from django.utils import timezone
 
+from core.database import analyze
 from datasets import vocabulary
 from datasets.formats.records import SKIPPED, WARNING, InputError, ParseResult, Problem, split_compound
 from datasets.models import Collection, Compound, ImportRun, Paraphrase, Sentence, Variant
@@ -101,6 +102,7 @@ def import_records(
             )
             writer = _Writer(run, summary, Collection.named(collection))
             writer.write(result)
+            analyze(Compound, Sentence, Paraphrase, Variant)
             run.summary = summary.as_dict()
             run.finished_at = timezone.now()
             run.save(update_fields=["summary", "finished_at"])

@@ -196,3 +196,27 @@ def test_import_run_records_files_and_checksums(shared_data):
     assert [f["name"] for f in run_record.files] == ["data_pt.tsv", "sentids_pt.csv"]
     assert all(len(f["sha256"]) == 64 for f in run_record.files)
     assert Compound.objects.filter(import_run=run_record).count() == 180
+
+
+def planned_rows(table: str) -> float:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [table])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+def test_an_import_leaves_the_planner_statistics_of_what_it_wrote(shared_data):
+    """Statistics taken while the tables were nearly empty (after other work, or a new install) made the
+    planner take the imported tables for tiny ones: a count of variants per language ran for hours."""
+    from django.db import connection
+
+    run("import_ncs", str(shared_data / "ncs"))
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM datasets_variant")
+        cursor.execute("ANALYZE datasets_variant, datasets_sentence, datasets_compound")
+    assert planned_rows("datasets_variant") == 0
+    run("import_ncimp", str(shared_data / "ncimp" / "PT"), "--language", "pt")
+    assert planned_rows("datasets_variant") == pytest.approx(Variant.objects.count(), rel=0.1)
+    assert Variant.objects.count() > 1000
