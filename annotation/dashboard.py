@@ -1,4 +1,4 @@
-"""A campaign's figures for curators: progress, annotators, throughput (pure reads).
+"""A campaign's figures for curators: progress, annotators, throughput (reads only, no writes).
 
 Everything is computed from one query per table into pandas frames, so the numbers are the
 same whatever the database. ``campaign_dashboard`` returns plain Python values for a template

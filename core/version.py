@@ -1,4 +1,4 @@
-"""Which code is running: recorded in release metadata and probe-run provenance."""
+"""Which code is running (pure: no Django): recorded in release metadata and probe-run provenance."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Embedding backends: one interface over transformers, sentence-transformers, static vectors and OpenAI."""
+"""Embedding backends: one interface over transformers, sentence-transformers, static vectors and OpenAI (pure: no Django)."""
 
 from probing.embedding.backends import load_backend
 from probing.embedding.base import (
