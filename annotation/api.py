@@ -20,9 +20,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from annotation import exports
 from annotation.actions import create_campaign
-from annotation.dashboard import campaigns_with_counts
+from annotation.curate import exports
+from annotation.curate.dashboard import campaigns_with_counts
 from annotation.models import (
     CAMPAIGN_SETTINGS,
     LOW_CODE_MINIMUM,
@@ -32,7 +32,7 @@ from annotation.models import (
     Rating,
     SuggestedParaphrase,
 )
-from annotation.reporting import campaign_report
+from annotation.reports.build import campaign_report
 from annotation.timing import low_code_minimum
 from core.filters import ListFilterBackend, TextFilter, is_id
 from core.permissions import IsCurator

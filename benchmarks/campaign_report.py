@@ -37,7 +37,7 @@ def main() -> None:
     from django.test.utils import setup_databases, teardown_databases
 
     from annotation.models import Campaign, FilterPolicy, Rating
-    from annotation.reporting import campaign_report
+    from annotation.reports.build import campaign_report
 
     old = setup_databases(verbosity=0, interactive=False)
     try:

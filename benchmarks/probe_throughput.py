@@ -122,8 +122,8 @@ def forget_vectors() -> None:
     """Back to a cold worker: no cached vectors (a throwaway database) and the release not read yet."""
     from django.db import connection
 
-    from probing import loading
     from probing.models import CachedVectors
+    from probing.run import loading
 
     if connection.vendor == "postgresql":  # not DELETE: dead rows and index entries would slow the next reads
         with connection.cursor() as cursor:
@@ -198,11 +198,11 @@ def main() -> None:
 def measure(args) -> dict:
     import torch
 
-    from probing import loading
-    from probing.cache import cache_bytes
     from probing.embedding.base import TextSpan, bundled_minilm_path
-    from probing.loading import model_backend, release_probes
     from probing.models import EmbeddingModel
+    from probing.run import loading
+    from probing.run.cache import cache_bytes
+    from probing.run.loading import model_backend, release_probes
     from releases.models import Release
 
     torch.set_num_threads(os.cpu_count() or 1)

@@ -13,7 +13,7 @@ release gives the comparison page its two runs.
 Printed: the report's stored size, then for each page the best server time of ``--repeat``
 requests through Django's test client (view, queries, template) and its number of queries; then
 the cache a sweep of a 40-layer, 5,120-dimension model (41 hidden states with the embeddings)
-would need over this release's texts and spans (``probing.cache.cache_bytes``). The last line is
+would need over this release's texts and spans (``probing.run.cache.cache_bytes``). The last line is
 one JSON object. Goal: every page under 1 s.
 """
 
@@ -53,9 +53,9 @@ def measure(args) -> dict:
     from django.conf import settings
     from django.urls import reverse
 
-    from probing.cache import cache_bytes
-    from probing.loading import release_probes
     from probing.models import EmbeddingModel
+    from probing.run.cache import cache_bytes
+    from probing.run.loading import release_probes
     from releases.models import Release
     from tests.tiny_models import save_tiny_bert, words_of
 

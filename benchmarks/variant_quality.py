@@ -80,9 +80,9 @@ def span_text(item) -> str:
 
 def generated_of(compound, resources):
     """The generated replacements of one compound, read back from the database, as a ``Generated``."""
-    from building.generation import compound_synonyms
     from building.rules.expert_comparison import NATURALISTIC, NEUTRAL, Generated
     from building.rules.words_syn import head_synonyms, modifier_synonyms
+    from building.variants.generation import compound_synonyms
     from datasets import vocabulary
 
     tops: dict[str, dict[int, str]] = {"modifier": {}, "head": {}, "pairs": {}}
@@ -173,11 +173,11 @@ def main() -> None:
 
     from django.core.management import call_command
 
-    from building.frequency import per_million
-    from building.generation import generate_variants
-    from building.generation_resources import GenerationOptions, load_resources
-    from building.gold_synonyms import derive_gold_synonyms
+    from building.counts.frequency import per_million
     from building.rules.expert_comparison import compare, compound_key, offensive_count, split_halves
+    from building.variants.generation import generate_variants
+    from building.variants.gold_synonyms import derive_gold_synonyms
+    from building.variants.resources import GenerationOptions, load_resources
     from datasets.models import Compound
 
     options = GenerationOptions(context_model=context_model)

@@ -49,8 +49,8 @@ def setup_django(scratch: str):
 def generate(data: Path, limit: int | None) -> tuple[int, int, float]:
     from django.core.management import call_command
 
-    from building.generation import generate_variants
-    from building.gold_synonyms import derive_gold_synonyms
+    from building.variants.generation import generate_variants
+    from building.variants.gold_synonyms import derive_gold_synonyms
     from datasets.models import Compound, Variant
 
     call_command("import_nctti", str(data / "nctti"), "--language", "en", stdout=StringIO())
@@ -95,8 +95,8 @@ def write_corpus(path: Path, tokens: int, compounds: list[str], seed: int = 7) -
 
 def count(path: Path, compounds: list[str], workers: int, chunks: int) -> tuple[int, int, float]:
     """Count with ``workers`` processes running the chunk function the Celery task runs."""
-    from building.corpus.counting import Targets, count_chunk, merge
-    from building.corpus.readers import chunk_ranges
+    from building.counts.corpus.counting import Targets, count_chunk, merge
+    from building.counts.corpus.readers import chunk_ranges
 
     targets = Targets.from_texts(compounds)
     ranges = chunk_ranges(path, "text", chunks)

@@ -1,7 +1,7 @@
 """API of the variants (/api/variants/): read them and decide on them (approve, reject, edit, reset), curators only.
 
 The filters share the dataset API's compound scope (datasets/api/filters.py); every decision goes through
-``building.curation``, which records who decided what and when (``VariantChange``).
+``building.variants.curation``, which records who decided what and when (``VariantChange``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from building import curation
 from building import serializers as building_serializers
 from building.models import VariantChange
+from building.variants import curation
 from core.filters import BooleanFilter, ChoiceFilter, IdFilter, ListFilterBackend
 from core.permissions import IsCurator
 from datasets import vocabulary

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from building.curation import check_span
 from building.models import VariantChange
+from building.variants.curation import check_span
 from datasets.api.serializers import PROVENANCE_FIELDS, ProvenanceMixin
 from datasets.models import Variant
 

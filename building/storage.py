@@ -16,7 +16,7 @@ from typing import BinaryIO
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
 
-from building.corpus.readers import CorpusError, CorpusSource, LocalFile
+from building.counts.corpus.readers import CorpusError, CorpusSource, LocalFile
 
 
 class StoredFile:

@@ -1,7 +1,7 @@
 """Celery: the tasks of the building jobs, and the functions that start a job and enqueue its parts.
 
-The only module of the app that knows Celery. The work itself is in ``building.generation_jobs``
-(a batch of compounds) and ``building.frequency_actions`` (a chunk of a corpus, wordfreq
+The only module of the app that knows Celery. The work itself is in ``building.variants.jobs``
+(a batch of compounds) and ``building.counts.actions`` (a chunk of a corpus, wordfreq
 frequencies); each task takes ids and calls it, and each ``start_*`` creates the job there and
 enqueues one task per part once the transaction commits. Parts are idempotent: a part done, or
 any part of a finished or cancelled job, is skipped. ``requeue_stale_build_shards_task`` (every
@@ -20,12 +20,12 @@ from pathlib import Path
 from celery import shared_task
 from django.db import transaction
 
-from building.frequency_actions import count_corpus_chunk, create_corpus_count, fill_frequencies
-from building.generation_jobs import BATCH, create_generation_job, run_generation_batch
-from building.generation_resources import GenerationOptions
+from building.counts.actions import count_corpus_chunk, create_corpus_count, fill_frequencies
 from building.jobs import fail_build_job, resume_build_job
 from building.models import BuildJob, BuildShard
 from building.storage import StoredFile
+from building.variants.jobs import BATCH, create_generation_job, run_generation_batch
+from building.variants.resources import GenerationOptions
 from core.shards import requeue_stale
 from datasets.models import Compound
 

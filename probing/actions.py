@@ -1,9 +1,9 @@
 """Probe runs: every write about a run, from registering a model to the finished report.
 
 A run is cut into shards of compounds. Each shard is one Celery task (``probing.tasks``) that
-embeds the texts it owns (each text of the run is embedded by one shard: ``probing.sharding``)
-with ``probing.engine.embed_all`` and the database cache, and stores the raw cosines of its pairs
-at both levels, all computed at once (``probing.shard_results``). The shard that completes the run calls ``finish_run``,
+embeds the texts it owns (each text of the run is embedded by one shard: ``probing.run.sharding``)
+with ``probing.run.engine.embed_all`` and the database cache, and stores the raw cosines of its pairs
+at both levels, all computed at once (``probing.run.shard_results``). The shard that completes the run calls ``finish_run``,
 which fits the rogue-dimension standardiser over the whole run's vectors (it needs all of them,
 so it cannot happen per shard) and computes the report. Shards are idempotent: a shard done is
 never recomputed, so a run killed halfway resumes (``resume_run``) with the same numbers.
@@ -33,18 +33,18 @@ from core.shards import (
     release_shard,
     resume_job,
 )
-from probing.cache import DatabaseVectorCache, run_memo, stored_bytes
 from probing.embedding.base import EmbedConfig, check_sweep
 from probing.embedding.network import RefusedRequest
 from probing.embedding.sources import RefusedSource
-from probing.engine import CacheKeys, embed_all
-from probing.loading import NEUTRAL_PATTERN, model_backend, release_probes
+from probing.measures.similarity import VectorTable
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash, identity_hash
-from probing.provenance import environment, model_origin
-from probing.reporting import build_report
-from probing.shard_results import measure_shard
-from probing.sharding import ShardPlan, plan_shards
-from probing.similarity import VectorTable
+from probing.report.build import build_report
+from probing.run.cache import DatabaseVectorCache, run_memo, stored_bytes
+from probing.run.engine import CacheKeys, embed_all
+from probing.run.loading import NEUTRAL_PATTERN, model_backend, release_probes
+from probing.run.provenance import environment, model_origin
+from probing.run.shard_results import measure_shard
+from probing.run.sharding import ShardPlan, plan_shards
 from releases.models import Release
 
 log = logging.getLogger(__name__)
@@ -169,7 +169,7 @@ def create_probe_run(
 def run_shard(run_id: int, index: int) -> bool:
     """Embed one shard's texts and store its raw pair cosines; False when there was nothing to do.
 
-    The shard embeds the texts it owns (``probing.sharding``) and reads those an earlier shard owns
+    The shard embeds the texts it owns (``probing.run.sharding``) and reads those an earlier shard owns
     from the cache. Idempotent: a delivery that cannot claim the shard (done, being computed by a
     worker that still beats, or of a finished run: ``core.shards.claim_shard``) does nothing. The
     worker beats while it computes; the shard that completes the run finishes it.

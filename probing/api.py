@@ -21,7 +21,7 @@ from core.permissions import IsCurator, is_curator
 from probing.actions import SHARD_SIZE, ProbeError, cancel_run, register_model
 from probing.exposure import public_model, public_progress, public_run
 from probing.models import EmbeddingModel, ProbeRun
-from probing.reporting import run_report
+from probing.report.build import run_report
 from probing.tasks import resume_probe_run, start_probe_run
 from releases.models import Release
 

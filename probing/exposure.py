@@ -56,7 +56,7 @@ def public_run(data: Mapping) -> dict:
     """A run as the API, the JSON report or a page shows it, without username, error, hosts or model internals.
 
     Works on the API's run (``created_by``, ``error``, ``provenance``, ``progress``, ``report``) and
-    on ``probing.reporting.run_report`` (``provenance``, ``progress``).
+    on ``probing.report.build.run_report`` (``provenance``, ``progress``).
     """
     shown = dict(data)
     if "created_by" in shown:

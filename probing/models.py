@@ -262,7 +262,7 @@ class ProbeShard(Shard):
 class CachedVectors(models.Model):
     """The vectors of one text (and span) under one model identity and vector-changing config."""
 
-    key = models.CharField(max_length=64, unique=True, help_text="probing.engine.cache_key: sha256 hex.")
+    key = models.CharField(max_length=64, unique=True, help_text="probing.run.engine.cache_key: sha256 hex.")
     model = models.CharField(max_length=64, db_index=True, help_text="sha256 of the backend's identity.")
     sentence = models.BinaryField(help_text="float32 little-endian.")
     span = models.BinaryField(null=True, blank=True)

@@ -1,7 +1,7 @@
 """Celery for probe runs: the tasks, and the functions that start a run and enqueue its shards.
 
 The only module of the app that knows Celery. The tasks take ids and call ``probing.actions``
-and ``probing.scheduling``; ``start_probe_run`` and ``resume_probe_run`` change the run there and
+and ``probing.run.scheduling``; ``start_probe_run`` and ``resume_probe_run`` change the run there and
 enqueue its shards on the queue of the model's hardware (``settings.PROBE_QUEUES``) once the
 transaction commits. Shard tasks are acknowledged late and requeued when their worker dies, and
 idempotent, so a shard delivered twice is computed at most once. ``requeue_stale_probe_shards_task``
@@ -19,7 +19,7 @@ from django.db import transaction
 from core.shards import requeue_stale
 from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, finish_run, resume_run, run_shard
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard
-from probing.scheduling import start_nightly_runs, start_publish_runs
+from probing.run.scheduling import start_nightly_runs, start_publish_runs
 from releases.models import Release
 
 MAX_RETRIES = 3

@@ -2,8 +2,8 @@
 
 Anyone reads runs and reports, as anyone reads the published releases they measure; curators start,
 cancel and resume runs, and alone see model sources, hosts, who started a run and its errors
-(``probing.exposure``). The numbers come from ``probing.reporting.run_report``; the tables are
-shaped in ``probing.report_tables`` and the figures drawn in ``probing.figures``.
+(``probing.exposure``). The numbers come from ``probing.report.build.run_report``; the tables are
+shaped in ``probing.report.tables`` and the figures drawn in ``probing.report.figures``.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.permissions import curator_required, is_curator
-from probing import actions, figures, report_page, reporting, tasks
-from probing import report_tables as tables
+from probing import actions, tasks
 from probing.exposure import public_identity, public_progress, public_provenance, public_run
-from probing.loading import estimate_cost
 from probing.models import EmbeddingModel, ProbeRun
-from probing.paper_figures import FORMATS as FIGURE_FORMATS
-from probing.paper_figures import render as render_figure
+from probing.report import build as reporting
+from probing.report import figures, tables
+from probing.report import page as report_page
+from probing.report.paper_figures import FORMATS as FIGURE_FORMATS
+from probing.report.paper_figures import render as render_figure
+from probing.run.loading import estimate_cost
 from releases.models import Release, version_key
 
 MAX_COMPARED = 8

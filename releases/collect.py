@@ -27,7 +27,7 @@ from django.db.models import Prefetch, Q
 
 from annotation.models import Campaign, FilterPolicy, Item
 from annotation.protocol import QUESTION_PARTS
-from annotation.reporting import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
+from annotation.reports.build import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 from releases.models import ReleaseError

@@ -63,7 +63,7 @@ def class_label(value: str | None) -> str:
 
 
 def policy_words(policy: dict | None) -> list[str]:
-    """The filtering policy of a release's scores (annotation.reporting.policy_parameters) as phrases."""
+    """The filtering policy of a release's scores (annotation.reports.build.policy_parameters) as phrases."""
     if not policy:
         return []
     name = policy.get("name")

@@ -17,12 +17,12 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from annotation import journey as steps
 from annotation.actions import enrol, record_consent
+from annotation.crowd import journey as steps
+from annotation.curate.study_setup import instruction_examples
 from annotation.models import Annotator, Campaign, Item
 from annotation.platforms import MTURK_FRAMERS, mturk_submit_url
 from annotation.protocol import question_pieces
-from annotation.study_setup import instruction_examples
 
 # Query parameters of a crowd link, per platform: external id, then study/session/assignment ids.
 CROWD_PARAMETERS = [

@@ -1,6 +1,6 @@
 """The rating loop and the ends of an annotator's journey: items, practice feedback, wait, full, screened out, done.
 
-Thin views over ``annotation.journey`` (what comes next) and ``annotation.actions`` (every write).
+Thin views over ``annotation.crowd.journey`` (what comes next) and ``annotation.actions`` (every write).
 A rating page can only store what was chosen on it: the page is never kept by the browser
 (``no-store``, ``autocomplete=off``, rate.js resets a restored form), and a submission for
 anything but the worker's current item is refused with a message before it is looked at.
@@ -15,13 +15,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from annotation import journey as steps
 from annotation.actions import NOT_YOURS, not_current, skip_item, submit_rating
+from annotation.crowd import journey as steps
+from annotation.crowd.entry_views import item_sentences, journey, mturk_session_key, questions
+from annotation.curate.study_setup import instruction_examples
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip
 from annotation.platforms import origin, prolific_completion_url
 from annotation.protocol import MAX_PARAPHRASES, validate_answers
-from annotation.study_setup import instruction_examples
-from annotation.views import item_sentences, journey, mturk_session_key, questions
 
 SCALE = range(6)
 # How often the waiting page asks again for an item (a meta refresh: works without JavaScript).

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from annotation import rating_views, views
+from annotation.crowd import entry_views as views
+from annotation.crowd import rating_views
 
 app_name = "annotation"
 

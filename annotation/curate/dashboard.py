@@ -16,9 +16,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotation.analysis import quality
+from annotation.curate.study_setup import campaign_thresholds
 from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import QUESTIONS, gold_correct
-from annotation.study_setup import campaign_thresholds
 
 TRAINING_FAILED = "training failed"
 HOURS = 24

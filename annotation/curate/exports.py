@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from django.db.models import Prefetch, QuerySet
 from django.http import StreamingHttpResponse
 
-from annotation.dashboard import annotator_rows, ratings_frame
+from annotation.curate.dashboard import annotator_rows, ratings_frame
 from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
 
 CHUNK = 2000

@@ -1,6 +1,6 @@
 """Curator pages of a campaign's study setup: practice and attention items, worked examples, quality thresholds.
 
-Curators only (``core.permissions``); every change is a POST and goes through ``annotation.study_setup``.
+Curators only (``core.permissions``); every change is a POST and goes through ``annotation.curate.study_setup``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation import study_setup
 from annotation.actions import add_items, item_targets
-from annotation.curator_forms import CheckItemForm, GoldForm, ItemPickForm, QualityPolicyForm, WorkedExampleForm
+from annotation.curate import study_setup
+from annotation.curate.forms import CheckItemForm, GoldForm, ItemPickForm, QualityPolicyForm, WorkedExampleForm
 from annotation.models import Campaign, Item, WorkedExample
 from core.permissions import curator_required
 

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from annotation import curator_views as views
-from annotation import payment_views, report_views, study_views
+from annotation.curate import study_views, views
+from annotation.payments import views as payment_views
+from annotation.reports import views as report_views
 
 app_name = "curator"
 

@@ -14,10 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation import exports
 from annotation.actions import add_items, create_campaign, item_targets
-from annotation.curator_forms import ItemPickForm
-from annotation.dashboard import campaign_dashboard, campaigns_with_counts
+from annotation.curate import exports
+from annotation.curate.dashboard import campaign_dashboard, campaigns_with_counts
+from annotation.curate.forms import ItemPickForm
 from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Annotator, Assignment, Campaign, completion_code
 from annotation.timing import low_code_minimum
 from core.permissions import curator_required

@@ -1,4 +1,4 @@
-"""A campaign's payment decisions (``annotation.reconciliation``) and their reconciliation with Prolific.
+"""A campaign's payment decisions (``annotation.payments.reconciliation``) and their reconciliation with Prolific.
 
 Reads the campaign only; Prolific hears from it only when a curator asks to send
 (``reconcile_prolific(..., send=True)``), and Prolific's own transitions are idempotent.
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from annotation import reconciliation
-from annotation.dashboard import annotator_rows, ratings_frame
+from annotation.curate.dashboard import annotator_rows, ratings_frame
 from annotation.models import Annotator, Campaign
-from annotation.prolific import ProlificClient, ProlificError
+from annotation.payments import reconciliation
+from annotation.payments.prolific import ProlificClient, ProlificError
 
 FILES = {
     "reconciliation.csv": ("text/csv; charset=utf-8", reconciliation.reconciliation_csv),

@@ -7,10 +7,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET, require_POST
 
-from annotation import payments
 from annotation.models import Campaign
-from annotation.prolific import TOKEN_ENV, ProlificClient, ProlificError
-from annotation.reconciliation import DECISIONS, valid_id
+from annotation.payments import decisions as payments
+from annotation.payments.prolific import TOKEN_ENV, ProlificClient, ProlificError
+from annotation.payments.reconciliation import DECISIONS, valid_id
 from core.permissions import curator_required
 
 

@@ -1,0 +1,1 @@
+"""A campaign's report: agreement, reliability, aggregates, type/token analyses, and its pages."""

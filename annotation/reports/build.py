@@ -1,6 +1,6 @@
 """Campaign reports: agreement, annotator reliability, a filter policy, aggregates, paraphrases.
 
-Glue between the database (``annotation.analysis_data``, ``annotation.dashboard``) and the pure
+Glue between the database (``annotation.reports.analysis_data``, ``annotation.curate.dashboard``) and the pure
 analyses (``annotation.analysis``). ``campaign_report`` returns plain JSON-able Python values
 (NaN becomes None); every aggregate section says which policy it was computed under.
 """
@@ -22,9 +22,9 @@ from annotation.analysis.agreement import QUESTIONS, agreement_table
 from annotation.analysis.reliability import FilterPolicy as PolicyRule
 from annotation.analysis.reliability import annotator_reliability
 from annotation.analysis.typetoken import CLASSES, typetoken_report
-from annotation.analysis_data import campaign_ratings, reference_sentence_scores
-from annotation.dashboard import annotator_rows, ratings_frame
+from annotation.curate.dashboard import annotator_rows, ratings_frame
 from annotation.models import Campaign, FilterPolicy, Item, PolicyRun, SuggestedParaphrase
+from annotation.reports.analysis_data import campaign_ratings, reference_sentence_scores
 from datasets import vocabulary
 from datasets.models import Compound
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from annotation import report_views
+from annotation.reports import views as report_views
 
 urlpatterns = [
     path("<str:language>/", report_views.language_report_view, name="language_report"),

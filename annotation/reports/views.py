@@ -8,10 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from annotation import reporting, svg
 from annotation.analysis.agreement import QUESTIONS
 from annotation.models import Campaign, FilterPolicy
 from annotation.protocol import QUESTION_PARTS
+from annotation.reports import build as reporting
+from annotation.reports import svg
 from core.permissions import curator_required
 from datasets.models import Compound
 from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED

@@ -2,7 +2,7 @@
 
 from django import template
 
-from annotation.journey import campaign_counts
+from annotation.crowd.journey import campaign_counts
 from annotation.models import Campaign
 
 register = template.Library()

@@ -1,6 +1,6 @@
 """Frequencies of the compounds: from wordfreq, or counted in a corpus by Celery workers, with PMI.
 
-A corpus count is a ``BuildJob`` cut into chunks of the file (``building.corpus``), one task each
+A corpus count is a ``BuildJob`` cut into chunks of the file (``building.counts.corpus``), one task each
 (``building.tasks.start_corpus_count`` creates the job here and enqueues its chunks).
 Each chunk is a ``BuildShard`` coordinated by ``core.shards``: its counts are added to the job's
 partial sums under a row lock, and the chunk that completes the job turns the sums into a
@@ -19,14 +19,14 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from building.corpus.counting import Counts, Targets, count_chunk, merge
-from building.corpus.readers import LocalFile, check_file, chunk_ranges, detect_format, is_gzip
-from building.frequency import SOURCE, compound_frequencies, corpus_measures, corpus_source
-from building.generation_resources import random_pool_entries
+from building.counts.corpus.counting import Counts, Targets, count_chunk, merge
+from building.counts.corpus.readers import LocalFile, check_file, chunk_ranges, detect_format, is_gzip
+from building.counts.frequency import SOURCE, compound_frequencies, corpus_measures, corpus_source
 from building.jobs import create_shards, fail_build_job
 from building.lexicon.base import LexiconUnavailable
 from building.models import BuildJob, BuildShard, FrequencyTable
 from building.storage import StoredFile, check_stored, source_of
+from building.variants.resources import random_pool_entries
 from core.shards import claim_or_fail, complete_shard, heartbeat, release_shard
 from datasets.models import Compound
 

@@ -9,7 +9,7 @@ Two sources:
   compound's frequency with what independence predicts, and wordfreq's compound value *is*
   an independence-style combination of the words' frequencies, so its PMI would measure
   wordfreq's formula, not the words' association.
-- a corpus the user counted (``building.corpus``): real counts of the compound and its words,
+- a corpus the user counted (``building.counts.corpus``): real counts of the compound and its words,
   hence frequencies, PMI and PPMI (:func:`corpus_measures`).
 """
 
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from wordfreq import word_frequency
 
-from building import association
-from building.corpus.readers import normalise
+from building.counts import association
+from building.counts.corpus.readers import normalise
 
 SOURCE = "wordfreq (compound: independence estimate, not a corpus count)"
 

@@ -6,11 +6,11 @@ from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from building.generation_resources import GenerationOptions
 from building.models import BuildJob, FrequencyTable
 from building.rules.pools import PoolFileError, read_pool_data
 from building.storage import store_upload
 from building.tasks import start_generation_job
+from building.variants.resources import GenerationOptions
 from core.permissions import curator_required
 from datasets import vocabulary
 from datasets.forms import collection_choices, language_choices

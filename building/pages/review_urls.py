@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from building import review_views
+from building.pages import review_views
 
 urlpatterns = [
     path("", review_views.review_queue, name="review_queue"),

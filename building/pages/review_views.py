@@ -1,6 +1,6 @@
 """Curation pages: the review queue, and one review page per compound (curators only).
 
-The views translate requests into the actions of ``building.curation``. Every POST works without
+The views translate requests into the actions of ``building.variants.curation``. Every POST works without
 JavaScript: it redirects back to the compound's page with its filters and page, at the variant's anchor. With
 ``Accept: application/json`` (review.js) it answers with the changed rows re-rendered instead, so the
 page is updated in place from the same template.
@@ -16,8 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from building.curation import approve_unflagged, approve_variant, edit_variant, reject_variant, reset_variant
-from building.review import (
+from building.pages.review import (
     COMPOUNDS_PER_PAGE,
     STATUS_LABELS,
     QueueFilterForm,
@@ -32,6 +31,7 @@ from building.review import (
     total_counts,
     variant_page,
 )
+from building.variants.curation import approve_unflagged, approve_variant, edit_variant, reject_variant, reset_variant
 from core.permissions import curator_required
 from datasets import vocabulary
 from datasets.models import Compound, Variant

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import RedirectView
 
-from building import generate_views, views
+from building.pages import generate_views, views
 
 urlpatterns = [
     # /build/ itself: the build jobs, whose page links to generating variants and counting a corpus.

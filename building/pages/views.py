@@ -15,12 +15,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from building.corpus.readers import FORMATS
-from building.frequency_actions import (
+from building.counts.actions import (
     GZIP_NOTE,
     MAX_CHUNKS,
     apply_frequency_table,
 )
+from building.counts.corpus.readers import FORMATS
 from building.jobs import cancel_build_job
 from building.models import BuildJob, FrequencyTable
 from building.storage import store_upload

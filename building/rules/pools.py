@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePath
 
-from building.frequency import Frequencies
+from building.counts.frequency import Frequencies
 from building.lexicon.base import ADJECTIVE, Lexicon, preferred_pos
 from building.rules.random_match import Accept, Candidate
 

@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from building.frequency import Frequencies
+from building.counts.frequency import Frequencies
 from datasets.formats.spans import fold
 
 LIMIT = 5

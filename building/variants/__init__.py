@@ -1,0 +1,1 @@
+"""Minimal-pair variants: gold synonyms, generation with its jobs and resources, curation."""

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import QuerySet
 
-from building.generation_resources import GenerationOptions, Resources, load_resources
 from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
 from building.rules.agreement import Morphology, agree_phrase
@@ -36,6 +35,7 @@ from building.rules.words_syn import (
     without_offensive,
     words_syn,
 )
+from building.variants.resources import GenerationOptions, Resources, load_resources
 from core.database import analyze
 from datasets import vocabulary
 from datasets.formats.spans import Span

@@ -9,7 +9,7 @@ runners-up are kept in ``Compound.gold_synonym_evidence`` for the curator. A cur
 
 from __future__ import annotations
 
-from building.frequency import per_million
+from building.counts.frequency import per_million
 from building.rules.gold_synonym import pick_gold_synonym
 from building.rules.offensive import word_list
 from datasets import vocabulary

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
-from building.generation import generate_variants
-from building.generation_resources import GenerationOptions
 from building.jobs import create_shards, fail_build_job
 from building.models import BuildJob, BuildShard
+from building.variants.generation import generate_variants
+from building.variants.resources import GenerationOptions
 from core.shards import claim_or_fail, complete_shard, heartbeat
 from datasets.models import Compound
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from django.conf import settings
 
-from building.corpus.readers import tokenize
-from building.frequency import SOURCE as WORDFREQ_SOURCE
-from building.frequency import per_million
+from building.counts.corpus.readers import tokenize
+from building.counts.frequency import SOURCE as WORDFREQ_SOURCE
+from building.counts.frequency import per_million
 from building.lexicon.mythes import MyThesLexicon
 from building.lexicon.openwordnet import OpenWordNetLexicon
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology
@@ -22,8 +22,8 @@ from building.rules.corpus_phrases import noun_adjective_phrases
 from building.rules.offensive import OffensiveWords, word_list
 from building.rules.pools import attested, read_pool_data, read_pool_file, with_frequencies
 from building.rules.random_match import MatchingPool
-from building.sentence_similarity import covers, sentence_similarity
 from building.storage import StoredFile
+from building.variants.sentence_similarity import covers, sentence_similarity
 from datasets import vocabulary
 from datasets.models import Compound, Sentence
 

@@ -1,6 +1,6 @@
 """What a model makes of one text, as the engine computes it (pure: no Django): for ``embed_text``.
 
-The vectors come from ``probing.engine.embed_all`` with the given config, so they are the ones a
+The vectors come from ``probing.run.engine.embed_all`` with the given config, so they are the ones a
 probe run would use and cache; a layer sweep adds each swept hidden state alone.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from probing.embedding.base import Backend, EmbedConfig, TextSpan, check_sweep
-from probing.engine import embed_all
+from probing.run.engine import embed_all
 
 COMBINED = "combined"  # the key of the configured combination (config.layers averaged, or the pipeline's own)
 

@@ -27,7 +27,15 @@ import numpy as np
 from core.statistics import adjust_bh, finite, numbers, spearman, spearman_columns
 from datasets import vocabulary
 from datasets.overlap import overlaps
-from probing.metrics import BASE_MEASURES, MEASURES, ContextSim, PairSim, compound_values, mean, sentence_values
+from probing.measures.metrics import (
+    BASE_MEASURES,
+    MEASURES,
+    ContextSim,
+    PairSim,
+    compound_values,
+    mean,
+    sentence_values,
+)
 from probing.vocabulary import ALL, CONDITIONS, LEVELS, NATURALISTIC, NO_OVERLAP
 from releases.snapshot import Snapshot
 

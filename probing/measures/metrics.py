@@ -19,7 +19,7 @@ never 0, and the row lists the missing probes. Per compound (``compound_values``
 mean over the compound's sentences that have it, so Scaled Similarity is computed per sentence and
 then averaged, as eq. 5 prescribes.
 
-Correlations and tables live in ``probing.analysis``, which builds on this module.
+Correlations and tables live in ``probing.measures.analysis``, which builds on this module.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import NamedTuple
 import numpy as np
 
 from probing.embedding.base import TextSpan, Vectors
-from probing.probes import ContextPair, Pair
-from probing.similarity import VectorTable, cosines, mean_rows, moments, row_cosines, standardised
+from probing.measures.probes import ContextPair, Pair
+from probing.measures.similarity import VectorTable, cosines, mean_rows, moments, row_cosines, standardised
 from probing.vocabulary import LEVELS, MEASURE_LABELS, NC, PROBES, SENTENCE, STD
 
 # The measures of the papers' tables, raw then standardised.
@@ -143,7 +143,7 @@ def pair_similarities(
     standardiser: Standardiser | Mapping[str, Standardiser] | None = None,
     levels: Iterable[str] = LEVELS,
 ) -> list[PairSim]:
-    """Cosines of every pair at every level, all pairs at once (``probing.similarity``).
+    """Cosines of every pair at every level, all pairs at once (``probing.measures.similarity``).
 
     ``standardiser``: None fits one per level over the distinct items of ``pairs``; a mapping
     gives one per level (a level missing from it, e.g. ``{}``, gets ``sim_std`` None); a single

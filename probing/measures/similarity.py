@@ -3,7 +3,7 @@
 A ``VectorTable`` holds the distinct items' vectors as rows: the configured combination at sentence
 and NC level and, for a layer sweep, each swept layer. A missing vector (no span, a span cut off by
 max_length) is a row of NaN, so it stays missing through every operation. ``cosines`` computes, in
-float64, exactly ``probing.metrics.cosine`` for each row pair (NaN where that gives None).
+float64, exactly ``probing.measures.metrics.cosine`` for each row pair (NaN where that gives None).
 """
 
 from __future__ import annotations

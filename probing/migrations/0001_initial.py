@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
             name='CachedVectors',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(help_text='probing.engine.cache_key: sha256 hex.', max_length=64, unique=True)),
+                ('key', models.CharField(help_text='probing.run.engine.cache_key: sha256 hex.', max_length=64, unique=True)),
                 ('model', models.CharField(db_index=True, help_text="sha256 of the backend's identity.", max_length=64)),
                 ('sentence', models.BinaryField(help_text='float32 little-endian.')),
                 ('span', models.BinaryField(blank=True, null=True)),

@@ -25,7 +25,7 @@ def create(apps, schema_editor):
             "crontab": schedule,
             "enabled": True,
             "description": "Every active probing model on the newest published release, once per release, "
-            "model and config (probing.scheduling).",
+            "model and config (probing.run.scheduling).",
         },
     )
     # A running beat (DatabaseScheduler) reloads its schedule when this timestamp moves.

@@ -1,0 +1,1 @@
+"""A run's report: built once from the shards, shaped into tables and figures, drawn as pages and downloads."""

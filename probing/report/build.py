@@ -1,8 +1,8 @@
 """A run's report: computed once when the run finishes, shaped for the JSON, the CSV files and the pages.
 
 ``build_report`` pools the shards' raw cosines, fits the rogue-dimension standardiser per level
-over the vectors of the whole run (appendix C), and computes the tables of ``probing.metrics`` and
-``probing.analysis``. ``run_report`` is what ``probe_report --format json`` prints and what the
+over the vectors of the whole run (appendix C), and computes the tables of ``probing.measures.metrics`` and
+``probing.measures.analysis``. ``run_report`` is what ``probe_report --format json`` prints and what the
 report pages read; ``report_csv`` gives one table as CSV, with the provenance in ``#`` lines.
 """
 
@@ -16,7 +16,9 @@ from collections.abc import Iterable
 
 from core.memory import paused_gc
 from core.statistics import adjust_bh
-from probing.analysis import (
+from probing.embedding.base import EmbedConfig
+from probing.exposure import public_provenance
+from probing.measures.analysis import (
     context_correlations,
     context_values,
     correlations,
@@ -25,12 +27,7 @@ from probing.analysis import (
     length_correlations,
     summary_table,
 )
-from probing.cache import DatabaseVectorCache
-from probing.embedding.base import EmbedConfig
-from probing.engine import CacheKeys, embed_all
-from probing.exposure import public_provenance
-from probing.loading import model_backend, release_probes
-from probing.metrics import (
+from probing.measures.metrics import (
     NC,
     ROW_MEASURES,
     ContextSim,
@@ -42,9 +39,12 @@ from probing.metrics import (
     sentence_values,
     standardised_cosines,
 )
+from probing.measures.similarity import VectorTable
 from probing.models import ProbeRun, ProbeShard, identity_hash
-from probing.shard_results import stored_context_sims, stored_layer_sims, stored_pair_sims
-from probing.similarity import VectorTable
+from probing.run.cache import DatabaseVectorCache
+from probing.run.engine import CacheKeys, embed_all
+from probing.run.loading import model_backend, release_probes
+from probing.run.shard_results import stored_context_sims, stored_layer_sims, stored_pair_sims
 
 HUMAN_RULE = "the compound's token_score (mean over its sentences) when present, else its type_score"
 NO_HUMAN_SCORES = (
@@ -99,7 +99,7 @@ LEAD_COLUMNS = (
 def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
     """Every table of a run whose shards are all done (stored as ``run.report``).
 
-    The raw cosines are the ones the shards stored (``probing.shard_results``): none is computed
+    The raw cosines are the ones the shards stored (``probing.run.shard_results``): none is computed
     again. The standardised ones need the whole run's vectors, read once from the cache here.
     """
     # Tens of thousands of rows are made here, next to the release's parsed pairs (core.memory).

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from datasets.vocabulary import CLASS_LABELS
-from probing.formatting import is_number
-from probing.layer_tables import layer_curves
-from probing.report_tables import (
+from probing.report.formatting import is_number
+from probing.report.layer_tables import layer_curves
+from probing.report.tables import (
     AFFINITIES,
     CLASSES,
     LEVELS,

@@ -1,6 +1,6 @@
 """Server-side SVG figures of the probe reports: grouped box plots and the model correlogram.
 
-Plain strings of SVG (no JavaScript, no CDN), drawn the way ``annotation/svg.py`` draws its charts:
+Plain strings of SVG (no JavaScript, no CDN), drawn the way ``annotation/reports/svg.py`` draws its charts:
 every interpolated text is escaped, so the result is marked safe for templates. Missing values
 (None, NaN) are left out of a box and counted in its tooltip; a figure without data says so.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.svg import CLASS_COLOURS, DEFAULT_COLOUR
-from probing import report_tables as tables
-from probing.analysis import model_correlations
+from annotation.reports.svg import CLASS_COLOURS, DEFAULT_COLOUR
+from probing.measures.analysis import model_correlations
+from probing.report import tables
 
 # Darker shades for naturalistic sentences, lighter for neutral ones, blue for English and orange
 # for Portuguese, as in the paper's figures 1-3; other languages take the next pair.

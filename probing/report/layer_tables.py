@@ -1,6 +1,6 @@
 """A layer sweep's report as tables and curves (pure: no Django): each measure and its ρ, layer by layer.
 
-``report["layers"]`` (``probing.analysis.layer_report``) holds, for every swept hidden state, the
+``report["layers"]`` (``probing.measures.analysis.layer_report``) holds, for every swept hidden state, the
 summary rows and the correlation rows of the raw measures. The tables put layers down the side and
 measures across, one table per level and language-condition; the curves give ρ (all compounds)
 against the layer, per measure and language-condition, for the figure.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from probing.formatting import correlation_cell, is_number, significance, stat_text
-from probing.report_tables import MEASURES, group_label, in_order, language_conditions
+from probing.report.formatting import correlation_cell, is_number, significance, stat_text
+from probing.report.tables import MEASURES, group_label, in_order, language_conditions
 from probing.vocabulary import ALL, LEVEL_LABELS, LEVELS
 
 

@@ -1,6 +1,6 @@
 """Line charts in panels, as server-side SVG: a layer sweep's ρ against the layer, one panel per measure.
 
-Drawn like ``probing.figures`` draws its charts (every interpolated text escaped, no JavaScript): each
+Drawn like ``probing.report.figures`` draws its charts (every interpolated text escaped, no JavaScript): each
 panel has its x axis (the layers) and y axis (ρ, with 0 marked), one line per series (language and
 condition); a point is filled when its correlation is significant (p ≤ 0.05) and hollow otherwise.
 """
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.svg import DEFAULT_COLOUR
-from probing.figures import empty_figure, legend_layout, legend_svg, nice_ticks, open_svg
+from annotation.reports.svg import DEFAULT_COLOUR
+from probing.report.figures import empty_figure, legend_layout, legend_svg, nice_ticks, open_svg
 
 PANEL_W, PANEL_H, COLUMNS = 250, 170, 4
 

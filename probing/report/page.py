@@ -3,7 +3,7 @@
 The view passes the run, its stored report and the page's query (show every ρ, Benjamini-Hochberg,
 the per-compound filters, sort and page); everything a template prints comes out of here as text,
 so that the page of a full release renders in well under a second. Figures are the specs of
-``probing.figure_data``: light SVG on the page, matplotlib files for download (``figure_file``).
+``probing.report.figure_data``: light SVG on the page, matplotlib files for download (``figure_file``).
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from django.db.models.fields.json import KeyTransform
 from django.http import QueryDict
 from django.urls import reverse
 
-from annotation.svg import CLASS_COLOURS
-from probing import report_tables as tables
-from probing.figure_data import report_figures
-from probing.figures import series_colours
-from probing.formatting import header
-from probing.layer_tables import layer_tables
+from annotation.reports.svg import CLASS_COLOURS
 from probing.models import ProbeRun
-from probing.page_figures import page_figure
-from probing.paper_figures import FORMATS, render
+from probing.report import tables
+from probing.report.figure_data import report_figures
+from probing.report.figures import series_colours
+from probing.report.formatting import header
+from probing.report.layer_tables import layer_tables
+from probing.report.page_figures import page_figure
+from probing.report.paper_figures import FORMATS, render
 
 PER_PAGE = 50
 # The parts of a stored report the page shows. The per-sentence and context rows, half of a full

@@ -1,6 +1,6 @@
-"""A report's figures for its page: the specs of ``probing.figure_data`` drawn as light SVG.
+"""A report's figures for its page: the specs of ``probing.report.figure_data`` drawn as light SVG.
 
-The downloads draw the same specs with matplotlib (``probing.paper_figures``).
+The downloads draw the same specs with matplotlib (``probing.report.paper_figures``).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from collections.abc import Mapping
 
 from django.utils.safestring import SafeString
 
-from annotation.svg import CLASS_COLOURS
-from probing.figures import box_plot, series_colours
-from probing.line_chart import line_panels
+from annotation.reports.svg import CLASS_COLOURS
+from probing.report.figures import box_plot, series_colours
+from probing.report.line_chart import line_panels
 
 
 def page_figure(spec: Mapping) -> SafeString:

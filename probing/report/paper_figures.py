@@ -1,6 +1,6 @@
 """Paper-ready figures (pure: no Django): a report's figure specs drawn with matplotlib as SVG, PNG or PDF.
 
-The same specs as the page's SVG (``probing.figure_data.report_figures``, and the model correlogram
+The same specs as the page's SVG (``probing.report.figure_data.report_figures``, and the model correlogram
 of the comparison page), drawn in the papers' style: box plots per probe with English in blue and
 Portuguese in orange, naturalistic darker and neutral lighter (figures 1-3); classes in their
 colours (figure 4); ρ per layer in panels; labelled axes, a zero line, no "-0" tick.

@@ -1,4 +1,4 @@
-"""The probe report (``probing.reporting.run_report``) shaped into the tables and figure data of the report pages.
+"""The probe report (``probing.report.build.run_report``) shaped into the tables and figure data of the report pages.
 
 Pure: no Django, no database. Every function takes the report's lists of dicts and copes with a
 partial report (a running or failed run), empty lists and missing measures (None).
@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from datasets.vocabulary import CLASSES
-from probing.formatting import correlation_cell, header, is_number, measure_label, p_text, stat_text, value_text
+from probing.report.formatting import correlation_cell, header, is_number, measure_label, p_text, stat_text, value_text
 from probing.vocabulary import AFFINITY_MEASURES as AFFINITIES
 from probing.vocabulary import (
     ALL,

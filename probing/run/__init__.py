@@ -1,0 +1,1 @@
+"""A probe run's machinery: shard plans, the vector cache and binary COPY, the engine, loading, schedules."""

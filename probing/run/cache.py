@@ -1,12 +1,12 @@
 """The embedding cache in the database: the engine's VectorCache over ``CachedVectors`` rows.
 
-Keys come from ``probing.engine.cache_key`` (text, span, model identity and every config value
+Keys come from ``probing.run.engine.cache_key`` (text, span, model identity and every config value
 that changes a vector), so a row is never reused for a different model, revision or config, and
 any worker on any machine shares what the others embedded. Rows are only ever inserted (the first
 of two workers embedding the same text wins), never updated.
 
 Reads and writes are in bulk: one query per ``CHUNK`` keys. On PostgreSQL both go through binary
-``COPY`` (``probing.pgcopy``): the vectors travel as raw bytes instead of hex text, four to six times
+``COPY`` (``probing.run.pgcopy``): the vectors travel as raw bytes instead of hex text, four to six times
 less work than an INSERT or SELECT of the same rows, and rows of one layout are read as arrays
 (``pgcopy.decode_blocks``: each vector a view of the bytes read); the table is unlogged (migration 0006), as a
 cache whose rows can be computed again needs no write-ahead log.
@@ -21,9 +21,9 @@ import numpy as np
 from django.db import connection, transaction
 from django.utils import timezone
 
-from probing import pgcopy
 from probing.embedding.base import TextSpan, Vectors
 from probing.models import CachedVectors
+from probing.run import pgcopy
 
 CHUNK = 2000  # keys per query: well under any database's parameter limit
 LAYER_DTYPES = {"float32": "<f4", "float16": "<f2"}

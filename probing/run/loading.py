@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from core.memory import paused_gc, settle
 from datasets import vocabulary
 from probing.embedding.sources import RefusedSource
+from probing.measures.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
 from probing.models import EmbeddingModel
-from probing.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
 from releases.actions import release_files
 from releases.formats import snapshot_from_files
 from releases.formats.tidy import COMPOUNDS_JSONL, PAIRS_JSONL

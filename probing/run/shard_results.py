@@ -1,7 +1,7 @@
 """What a shard stores (pure: no Django): the raw cosines of its pairs, computed once, and how the report reads them.
 
 A shard computes every cosine of its minimal pairs at both levels (and at each swept layer) and of
-its context pairs, all at once over its vectors (``probing.similarity``), and stores them in its
+its context pairs, all at once over its vectors (``probing.measures.similarity``), and stores them in its
 ``result``. The report reads them back (``stored_pair_sims``) instead of computing them again; only
 the standardised cosines, which need the whole run's vectors, are computed when the run finishes.
 
@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from probing.metrics import ContextSim, PairSim, context_cosines, pair_cosines
-from probing.probes import ContextPair, Pair
-from probing.similarity import VectorTable
+from probing.measures.metrics import ContextSim, PairSim, context_cosines, pair_cosines
+from probing.measures.probes import ContextPair, Pair
+from probing.measures.similarity import VectorTable
 from probing.vocabulary import LEVELS
 
 

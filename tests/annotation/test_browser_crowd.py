@@ -13,8 +13,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotation import rating_views
 from annotation.actions import claim_next_item, enter_campaign, submit_rating
+from annotation.crowd import rating_views
 from annotation.models import Annotator, Assignment, Campaign, Rating, Skip
 from annotation.protocol import Answers
 from tests.annotation.test_views import make_campaign

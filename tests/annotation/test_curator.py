@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
-from annotation.dashboard import campaign_dashboard
+from annotation.curate.dashboard import campaign_dashboard
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
 from annotation.protocol import Answers
 from core.permissions import CURATORS_GROUP

@@ -9,8 +9,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from annotation import exports
 from annotation.actions import claim_next_item, enter_campaign, skip_item
+from annotation.curate import exports
 from annotation.models import Annotator, Rating, SuggestedParaphrase
 from tests.annotation.test_curator import make_campaign, make_user, rate_next
 
@@ -182,7 +182,7 @@ def test_schema_lists_the_annotation_api(client):
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_as_formulas_are_defused():
-    from annotation.exports import csv_chunks
+    from annotation.curate.exports import csv_chunks
 
     text = "".join(
         csv_chunks([{"paraphrase": '=HYPERLINK("http://x")', "n": -1, "ok": "keen person"}], ["paraphrase", "n", "ok"])

@@ -16,11 +16,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from annotation import payments
-from annotation.dashboard import annotator_rows, ratings_frame
-from annotation.exports import annotator_export_rows
+from annotation.curate.dashboard import annotator_rows, ratings_frame
+from annotation.curate.exports import annotator_export_rows
 from annotation.models import Annotator, Item, QualityPolicy, Skip
-from annotation.reconciliation import APPROVE, REVIEW, SCREENED_OUT
+from annotation.payments import decisions as payments
+from annotation.payments.reconciliation import APPROVE, REVIEW, SCREENED_OUT
 from annotation.timing import skip_cap
 from tests.annotation.test_views import GOOD, PROLIFIC, consent, current_token, enter, make_campaign, url
 

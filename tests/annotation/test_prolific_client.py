@@ -1,10 +1,10 @@
-"""The Prolific API client (annotation/prolific.py) against a local server that speaks the same API."""
+"""The Prolific API client (annotation/payments/prolific.py) against a local server that speaks the same API."""
 
 from __future__ import annotations
 
 import pytest
 
-from annotation.prolific import DEFAULT_BASE_URL, ProlificClient, ProlificError
+from annotation.payments.prolific import DEFAULT_BASE_URL, ProlificClient, ProlificError
 from tests.annotation.fake_prolific import TOKEN, submission
 
 REJECTION = {"action": "REJECT", "rejection_category": "TOO_QUICKLY", "message": "Thank you for taking part. " * 5}

@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 
 from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
-from annotation.dashboard import campaign_dashboard
+from annotation.curate.dashboard import campaign_dashboard
 from annotation.models import Annotator, Campaign, FilterPolicy, QualityPolicy
 from annotation.protocol import Answers
-from annotation.reporting import campaign_report
+from annotation.reports.build import campaign_report
 from datasets import vocabulary
 from datasets.models import Sentence
 from releases.collect import collect_snapshot

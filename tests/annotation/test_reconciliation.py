@@ -1,4 +1,4 @@
-"""Payment decisions and the platforms' files (annotation/reconciliation.py, pure).
+"""Payment decisions and the platforms' files (annotation/payments/reconciliation.py, pure).
 
 The files follow the platforms' documentation: Prolific's bulk approval takes a list of
 participant ids; its API's transition takes APPROVE, or REJECT with a rejection category and a
@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
-from annotation import reconciliation
 from annotation.analysis.quality import ATTENTION_FAILED, LOW_AGREEMENT, SKIPPING, SPEEDER, STRAIGHT_LINING, Flag
+from annotation.payments import reconciliation
 
 FAST = Flag(SPEEDER, "median 0.2 s per item < 3 s")
 SAME = Flag(STRAIGHT_LINING, "69 of 69 items answered 5/5/5 (100% ≥ 80%)")

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from annotation.models import Annotator, Campaign, FilterPolicy, PolicyRun
-from annotation.reporting import apply_policy, campaign_report, compounds_csv, items_csv
+from annotation.reports.build import apply_policy, campaign_report, compounds_csv, items_csv
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from annotation.analysis_data import campaign_ratings
 from annotation.models import Annotator, Campaign, Rating
+from annotation.reports.analysis_data import campaign_ratings
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from building.association import per_million, pmi, ppmi
+from building.counts.association import per_million, pmi, ppmi
 
 
 def test_pmi_of_words_seen_together_more_than_by_chance():

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from building.frequency_actions import count_corpus_chunk
+from building.counts.actions import count_corpus_chunk
 from building.models import BuildJob, FrequencyTable
 from building.tasks import start_corpus_count
 from core.permissions import CURATORS_GROUP

@@ -17,12 +17,12 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from building.corpus.readers import CorpusError
-from building.frequency import SOURCE
-from building.frequency_actions import (
+from building.counts.actions import (
     apply_frequency_table,
     count_corpus_chunk,
 )
+from building.counts.corpus.readers import CorpusError
+from building.counts.frequency import SOURCE
 from building.jobs import BuildJobDone, cancel_build_job
 from building.models import BuildJob, BuildShard, FrequencyTable
 from building.tasks import (

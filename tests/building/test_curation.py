@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from building.curation import (
+from building.models import VariantChange
+from building.variants.curation import (
     approve_unflagged,
     approve_variant,
     edit_variant,
@@ -14,7 +15,6 @@ from building.curation import (
     reject_variant,
     reset_variant,
 )
-from building.models import VariantChange
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import AGREEMENT_FLAG, make_curator, make_review_compound

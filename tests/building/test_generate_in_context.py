@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from building.generation import generate_variants
-from building.generation_resources import GenerationOptions, open_lexicon
 from building.rules.words_syn import lookup_synonyms
+from building.variants.generation import generate_variants
+from building.variants.resources import GenerationOptions, open_lexicon
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.test_generate_variants import FRONT_MAN, make_compound

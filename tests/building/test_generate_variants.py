@@ -9,11 +9,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from building.generation import generate_variants
-from building.generation_jobs import run_generation_batch
-from building.generation_resources import GenerationOptions
 from building.models import BuildJob
 from building.tasks import start_generation_job
+from building.variants.generation import generate_variants
+from building.variants.jobs import run_generation_batch
+from building.variants.resources import GenerationOptions
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence, Variant
 

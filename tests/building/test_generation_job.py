@@ -12,10 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from building.generation_jobs import create_generation_job
-from building.generation_resources import GenerationOptions
 from building.models import BuildJob, BuildShard
 from building.tasks import generate_variants_batch_task, requeue_stale_build_shards_task, start_generation_job
+from building.variants.jobs import create_generation_job
+from building.variants.resources import GenerationOptions
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Variant

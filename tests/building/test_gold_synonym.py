@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
-from building.gold_synonyms import derive_gold_synonyms
+from building.variants.gold_synonyms import derive_gold_synonyms
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from building.generation_resources import GenerationOptions, forget_resources, load_resources, random_pool_entries
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS
+from building.variants.resources import GenerationOptions, forget_resources, load_resources, random_pool_entries
 from tests.building.test_generate_variants import make_compound
 
 pytestmark = [

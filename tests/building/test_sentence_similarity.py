@@ -4,7 +4,7 @@ import pytest
 
 from building.lexicon.base import Synonym
 from building.rules.words_syn import head_synonyms, scored_in_context
-from building.sentence_similarity import SentenceSimilarity, covers, model_folder
+from building.variants.sentence_similarity import SentenceSimilarity, covers, model_folder
 from tests.tiny_models import save_tiny_bert, words_of
 
 SENTENCE = "the band's front man sang all night ."

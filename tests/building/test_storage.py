@@ -12,13 +12,13 @@ from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from building.corpus.counting import Targets, count_corpus
-from building.corpus.readers import chunk_ranges
-from building.frequency_actions import count_corpus_chunk
-from building.generation_resources import GenerationOptions
+from building.counts.actions import count_corpus_chunk
+from building.counts.corpus.counting import Targets, count_corpus
+from building.counts.corpus.readers import chunk_ranges
 from building.models import BuildJob, FrequencyTable
 from building.storage import StoredFile, store_upload
 from building.tasks import generate_variants_batch_task
+from building.variants.resources import GenerationOptions
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Variant

@@ -26,7 +26,7 @@ def test_a_mean_score_falls_in_the_class_of_its_cut_offs(score, expected):
 def test_the_release_table_and_the_reports_share_the_classes():
     from annotation.analysis import typetoken
     from datasets.formats import ncimp_columns
-    from probing import report_tables
+    from probing.report import tables as report_tables
     from releases.formats import card
 
     assert typetoken.CLASSES is vocabulary.CLASSES and report_tables.CLASSES is vocabulary.CLASSES
@@ -35,8 +35,9 @@ def test_the_release_table_and_the_reports_share_the_classes():
 
 
 def test_probing_names_levels_conditions_and_probes_once():
-    from probing import analysis, metrics, probes, report_tables
     from probing import vocabulary as probing_vocabulary
+    from probing.measures import analysis, metrics, probes
+    from probing.report import tables as report_tables
 
     assert metrics.LEVELS is probing_vocabulary.LEVELS is report_tables.LEVELS is analysis.LEVELS
     assert analysis.CONDITIONS is probing_vocabulary.CONDITIONS is report_tables.CONDITIONS

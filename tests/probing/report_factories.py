@@ -1,14 +1,14 @@
 """Probe runs with hand-made reports, for the report pages: no model is loaded and nothing is embedded.
 
-``make_report`` writes ``ProbeRun.report`` in the shape ``probing.reporting.build_report`` stores,
+``make_report`` writes ``ProbeRun.report`` in the shape ``probing.report.build.build_report`` stores,
 with values made up so that the P_Syn similarities follow the human scores (significant) while the
 random probe does not.
 """
 
 from __future__ import annotations
 
-from probing.analysis import correlations, length_correlations, summary_table
-from probing.metrics import BASE_MEASURES, STD
+from probing.measures.analysis import correlations, length_correlations, summary_table
+from probing.measures.metrics import BASE_MEASURES, STD
 from probing.models import EmbeddingModel, ProbeRun, config_hash
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish
 
@@ -60,7 +60,7 @@ def compound_rows(shift: float = 0.0, missing: bool = False) -> list[dict]:
 
 def layers_report(count: int) -> dict:
     """A layer sweep's part of a report (``analysis.layer_report``'s shape) over ``count`` hidden states."""
-    from probing.metrics import BASE_MEASURES as MEASURES
+    from probing.measures.metrics import BASE_MEASURES as MEASURES
 
     summary, rhos = [], []
     for layer in range(count):

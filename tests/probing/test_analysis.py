@@ -11,7 +11,8 @@ from scipy import stats
 
 from core.statistics import adjust_bh
 from datasets import vocabulary
-from probing.analysis import (
+from probing.embedding.base import TextSpan
+from probing.measures.analysis import (
     context_correlations,
     context_values,
     correlations,
@@ -20,9 +21,8 @@ from probing.analysis import (
     model_correlations,
     summary_table,
 )
-from probing.embedding.base import TextSpan
-from probing.metrics import ContextSim, PairSim
-from probing.probes import ContextPair, Pair
+from probing.measures.metrics import ContextSim, PairSim
+from probing.measures.probes import ContextPair, Pair
 from releases.snapshot import ReleaseCompound, ScoreInfo, Snapshot
 
 COMPOUNDS = ["a b", "c d", "e f", "g h", "i j", "k l"]

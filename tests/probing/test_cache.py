@@ -1,9 +1,9 @@
-"""probing.cache.RunMemo: a run's vectors kept for its finish, bounded, and forgotten per run."""
+"""probing.run.cache.RunMemo: a run's vectors kept for its finish, bounded, and forgotten per run."""
 
 import numpy as np
 
-from probing.cache import RunMemo, stored_bytes
 from probing.embedding.base import Vectors
+from probing.run.cache import RunMemo, stored_bytes
 
 
 def vectors(value: float) -> Vectors:

@@ -6,10 +6,10 @@ import pytest
 from django.db.models.functions import Length
 
 from probing.actions import create_probe_run, run_inline
-from probing.cache import cache_bytes
 from probing.embedding.base import TextSpan
-from probing.loading import release_probes
 from probing.models import CachedVectors, ProbeRun
+from probing.run.cache import cache_bytes
+from probing.run.loading import release_probes
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 
 pytestmark = pytest.mark.django_db

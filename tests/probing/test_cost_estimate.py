@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from probing.actions import register_model
-from probing.loading import estimate_cost
 from probing.models import ProbeRun
+from probing.run.loading import estimate_cost
 from probing.tasks import run_probe_shard_task
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish
 

@@ -14,7 +14,7 @@ from probing.actions import ProbeError, create_probe_run, register_model, run_in
 from probing.embedding.elmo import read_options
 from probing.embedding.elmo_model import batch_char_ids, load_elmo
 from probing.models import EmbeddingModel, ProbeRun
-from probing.reporting import report_csv, run_report
+from probing.report.build import report_csv, run_report
 from tests.float32 import float32_close
 from tests.probing.probe_factories import COMPOUNDS, SENTENCES, make_probe_data, publish
 from tests.security.model_attacks import as_curator

@@ -10,11 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from probing.actions import create_probe_run, run_inline
-from probing.cache import DatabaseVectorCache
 from probing.embedding.base import EmbedConfig
-from probing.engine import cache_key
-from probing.loading import release_probes
 from probing.models import EmbeddingModel, identity_hash
+from probing.run.cache import DatabaseVectorCache
+from probing.run.engine import cache_key
+from probing.run.loading import release_probes
 from tests.float32 import assert_vectors_close
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish, register_tiny_bert
 

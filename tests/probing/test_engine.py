@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
-from probing.engine import EngineStats, MemoryCache, cache_key, embed_all
+from probing.run.engine import EngineStats, MemoryCache, cache_key, embed_all
 
 IDENTITY = {"kind": "fake", "name": "counting", "revision": "1", "dim": 3}
 
@@ -140,7 +140,7 @@ def test_the_cache_key_changes_with_the_model_the_text_and_the_span():
 
 
 def test_cache_keys_remembered_by_the_process_stay_those_of_their_model_and_config(monkeypatch):
-    from probing import engine
+    from probing.run import engine
 
     monkeypatch.setattr(engine, "_known_keys", {})
     monkeypatch.setattr(engine, "KEYS_KEPT", 3)

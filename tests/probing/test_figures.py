@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from probing import figures
+from probing.report import figures
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -126,7 +126,7 @@ def test_no_tick_reads_minus_zero_and_axes_are_labelled():
 
 
 def test_layer_panels_draw_a_line_per_series_and_mark_significant_points():
-    from probing.line_chart import line_panels
+    from probing.report.line_chart import line_panels
 
     data = {
         "P_Syn": {

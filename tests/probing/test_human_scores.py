@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from probing.actions import create_probe_run, run_inline
 from probing.models import EmbeddingModel, ProbeRun
-from probing.reporting import run_report
+from probing.report.build import run_report
 from releases.actions import create_release
 from releases.collect import collect_snapshot
 from releases.models import Release

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from probing.layer_tables import layer_curves, layer_tables
+from probing.report.layer_tables import layer_curves, layer_tables
 from tests.probing.report_factories import layers_report
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from probing.embedding.base import TextSpan, Vectors
-from probing.metrics import (
+from probing.measures.metrics import (
     MEASURES,
     ContextSim,
     PairSim,
@@ -24,7 +24,7 @@ from probing.metrics import (
     scaled_similarity,
     sentence_values,
 )
-from probing.probes import ContextPair, Pair
+from probing.measures.probes import ContextPair, Pair
 from releases.snapshot import word_count
 
 ORIGINAL = TextSpan("an eager beaver here", (3, 15))
@@ -250,7 +250,7 @@ def test_context_similarity_compares_the_compound_in_context_with_its_words_alon
 
 def test_the_correlations_and_tables_live_in_analysis_only():
     # One definition of each: metrics computes the measures, analysis (which imports metrics) correlates them.
-    from probing import analysis, metrics
+    from probing.measures import analysis, metrics
 
     assert callable(analysis.correlations) and callable(analysis.summary_table)
     assert not hasattr(metrics, "correlations") and not hasattr(metrics, "summary_table")

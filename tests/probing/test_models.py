@@ -7,11 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from core.json_columns import FastJSONEncoder
-from probing import cache as cache_module
 from probing.actions import ProbeError, register_model
-from probing.cache import DatabaseVectorCache
 from probing.embedding.base import Vectors, bundled_minilm_path
 from probing.models import CachedVectors, EmbeddingModel, ProbeRun, ProbeShard
+from probing.run import cache as cache_module
+from probing.run.cache import DatabaseVectorCache
 from tests.probing.report_factories import make_model, make_release, make_run
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from probing.paper_figures import FORMATS, render
+from probing.report.paper_figures import FORMATS, render
 
 MAGIC = {"svg": b"<?xml", "png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-"}
 BOXES = {

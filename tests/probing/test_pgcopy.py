@@ -1,13 +1,13 @@
-"""probing.pgcopy: binary COPY rows read back as blocks of one layout, equal to what was written,
+"""probing.run.pgcopy: binary COPY rows read back as blocks of one layout, equal to what was written,
 whatever the mix of NULLs and lengths; and a select on PostgreSQL that keeps NULLs apart."""
 
 import numpy as np
 import pytest
 
-from probing import pgcopy
-from probing.cache import DatabaseVectorCache
 from probing.embedding.base import Vectors
 from probing.models import CachedVectors
+from probing.run import pgcopy
+from probing.run.cache import DatabaseVectorCache
 
 KINDS = ("CharField", "BinaryField", "BinaryField", "IntegerField", "BigIntegerField", "BooleanField")
 

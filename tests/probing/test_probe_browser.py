@@ -85,7 +85,7 @@ def no_overflow(page) -> None:
 def test_report_pages_fit_1280_px_with_their_results_first(live_server, page, monkeypatch):
     from playwright.sync_api import expect
 
-    from probing import report_page
+    from probing.report import page as report_page
     from tests.probing.report_factories import make_report
 
     release = make_release()

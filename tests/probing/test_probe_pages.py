@@ -243,7 +243,7 @@ def test_the_per_compound_table_filters_sorts_and_pages(client, done, monkeypatc
     assert len(everything.context["compounds"]["rows"]) == 20
     human = next(c for c in descending.context["compounds"]["columns"] if c["key"] == "human")
     assert human["sorted"] == "descending" and "sort=human" in human["href"]
-    from probing import report_page
+    from probing.report import page as report_page
 
     monkeypatch.setattr(report_page, "PER_PAGE", 8)
     second = client.get(base + "?level=&condition=&page=2")

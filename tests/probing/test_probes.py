@@ -7,7 +7,7 @@ import json
 
 from datasets import vocabulary
 from probing.embedding.base import TextSpan
-from probing.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
+from probing.measures.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
 from releases.snapshot import ReleaseCompound, ReleaseSentence, ReleaseVariant, ScoreInfo, Snapshot
 
 

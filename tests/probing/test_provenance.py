@@ -11,7 +11,7 @@ from django.urls import reverse
 from probing.actions import create_probe_run
 from probing.embedding.base import bundled_minilm_path
 from probing.models import EmbeddingModel
-from probing.provenance import BUNDLED_MODEL_ORIGIN, BUNDLED_MODEL_PACKAGE, model_origin
+from probing.run.provenance import BUNDLED_MODEL_ORIGIN, BUNDLED_MODEL_PACKAGE, model_origin
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 
 

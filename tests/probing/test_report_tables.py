@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from probing import figure_data
-from probing import report_tables as tables
+from probing.report import figure_data, tables
 
 
 def summary_row(measure: str, mean: float | None, level: str = "nc", condition: str = "naturalistic", language="en"):

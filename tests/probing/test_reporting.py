@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from probing import metrics, similarity
 from probing.actions import create_probe_run, finish_run, run_inline
-from probing.loading import release_probes
+from probing.measures import metrics, similarity
 from probing.models import ProbeRun
+from probing.run.loading import release_probes
 from tests.float32 import float32_close
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 

@@ -17,7 +17,7 @@ from probing.actions import (
     run_shard,
 )
 from probing.models import CachedVectors, ProbeRun, ProbeShard
-from probing.reporting import report_csv, run_report
+from probing.report.build import report_csv, run_report
 from tests.float32 import float32_close
 from tests.probing.probe_factories import COMPOUNDS, SENTENCES, make_probe_data, publish, register_tiny_bert
 
@@ -182,7 +182,7 @@ def test_drafts_and_bad_configs_are_refused(bert):
 
 
 def test_the_release_is_read_once_per_process(release, bert, django_assert_max_num_queries, monkeypatch):
-    from probing import loading
+    from probing.run import loading
 
     settled = []
     monkeypatch.setattr(loading, "settle", lambda: settled.append(True))

@@ -7,7 +7,7 @@ from django_celery_beat.models import PeriodicTask
 
 from probing import tasks
 from probing.models import EmbeddingModel, ProbeRun
-from probing.scheduling import NIGHTLY_TASK, NIGHTLY_TASK_NAME
+from probing.run.scheduling import NIGHTLY_TASK, NIGHTLY_TASK_NAME
 from probing.tasks import nightly_probe_runs_task, probe_on_publish_task
 from releases.actions import create_release, publish_release
 from tests.probing.probe_factories import COMPOUNDS, make_probe_data, publish

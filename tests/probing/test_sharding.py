@@ -9,9 +9,9 @@ import pytest
 from probing import actions
 from probing.actions import create_probe_run, run_inline, run_shard
 from probing.embedding.base import TextSpan
-from probing.loading import model_backend, release_probes
 from probing.models import CachedVectors, ProbeRun, ProbeShard
-from probing.sharding import ShardPlan, plan_shards
+from probing.run.loading import model_backend, release_probes
+from probing.run.sharding import ShardPlan, plan_shards
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 
 

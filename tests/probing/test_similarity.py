@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from probing import similarity
 from probing.embedding.base import TextSpan, Vectors
-from probing.metrics import (
+from probing.measures import similarity
+from probing.measures.metrics import (
     context_similarities,
     cosine,
     fit_standardiser,
     fit_standardisers,
     pair_similarities,
 )
-from probing.probes import ContextPair, Pair
-from probing.similarity import VectorTable, cosines, row_cosines
+from probing.measures.probes import ContextPair, Pair
+from probing.measures.similarity import VectorTable, cosines, row_cosines
 
 DIM = 24
 

@@ -14,7 +14,7 @@ from config.celery import app
 from probing import actions, tasks
 from probing.actions import create_probe_run, run_inline, run_shard
 from probing.models import CachedVectors, ProbeRun, ProbeShard
-from probing.reporting import run_report
+from probing.report.build import run_report
 from tests.float32 import assert_vectors_close, float32_close
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from annotation.reporting import policy_parameters
+from annotation.reports.build import policy_parameters
 from releases.display import class_label, data_card_html, display_value, number, policy_words
 
 

@@ -140,7 +140,7 @@ def test_collecting_takes_a_fixed_number_of_queries(django_assert_max_num_querie
 
 def test_campaign_scores_replace_the_reference_ones_for_the_rated_compounds():
     from annotation.models import Campaign, FilterPolicy
-    from annotation.reporting import campaign_report
+    from annotation.reports.build import campaign_report
 
     call_command("load_demo", stdout=StringIO())
     call_command("create_demo_campaigns", stdout=StringIO())

@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from building.curation import approve_unflagged, edit_variant, reject_variant
+from building.variants.curation import approve_unflagged, edit_variant, reject_variant
 from datasets import vocabulary
 from datasets.formats.ncimp_columns import COPIES, SCORES_COLUMNS, SCORES_FILE
 from datasets.models import Collection, Compound, Variant

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from probing.models import EmbeddingModel, ProbeRun
-from probing.reporting import TABLES
+from probing.report.build import TABLES
 from tests.building.review_factories import make_annotator, make_curator
 from tests.probing.report_factories import make_release, make_run
 

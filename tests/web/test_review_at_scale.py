@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.db.models import Count
 from django.urls import reverse
 
-from building.curation import reject_variant, reset_variant
 from building.models import VariantChange
-from building.review import VARIANTS_PER_PAGE
+from building.pages.review import VARIANTS_PER_PAGE
+from building.variants.curation import reject_variant, reset_variant
 from datasets import vocabulary
 from datasets.models import Compound, Variant
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from building.models import VariantChange
-from building.review import VARIANTS_PER_PAGE
+from building.pages.review import VARIANTS_PER_PAGE
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import make_curator, make_review_compound

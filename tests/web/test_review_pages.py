@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from building.curation import approve_variant, reject_variant
 from building.models import VariantChange
+from building.variants.curation import approve_variant, reject_variant
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import AGREEMENT_FLAG, make_annotator, make_curator, make_review_compound

@@ -4,8 +4,8 @@ import math
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.analysis.agreement import agreement_table
-from annotation.analysis_data import campaign_ratings
 from annotation.models import Campaign
+from annotation.reports.analysis_data import campaign_ratings
 
 
 def _clean(value):

@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.models import Campaign, FilterPolicy
-from annotation.reporting import campaign_report
+from annotation.reports.build import campaign_report
 
 
 class Command(BaseCommand):

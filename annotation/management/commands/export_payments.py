@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.models import Campaign
-from annotation.payments import FILES, payment_file
+from annotation.payments.decisions import FILES, payment_file
 
 
 class Command(BaseCommand):

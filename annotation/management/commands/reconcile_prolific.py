@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.models import Campaign
-from annotation.payments import reconcile_prolific
-from annotation.prolific import BASE_URL_ENV, TOKEN_ENV, ProlificClient, ProlificError
+from annotation.payments.decisions import reconcile_prolific
+from annotation.payments.prolific import BASE_URL_ENV, TOKEN_ENV, ProlificClient, ProlificError
 
 
 class Command(BaseCommand):

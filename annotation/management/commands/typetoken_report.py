@@ -3,8 +3,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotation.analysis.typetoken import typetoken_report
-from annotation.analysis_data import collected_sentence_scores, reference_sentence_scores
 from annotation.models import Campaign
+from annotation.reports.analysis_data import collected_sentence_scores, reference_sentence_scores
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 Only targets are counted (the modifiers, heads and texts of compounds, and any extra words),
 so memory stays constant whatever the corpus size. Every target goes through the same
-tokeniser as the corpus (:func:`building.corpus.readers.tokenize`): a target of one token is a
+tokeniser as the corpus (:func:`building.counts.corpus.readers.tokenize`): a target of one token is a
 word, a longer one an n-gram, counted under its tokens joined by one space ("Alta-costura"
 is counted as ``alta costura``).
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import compress, count, islice
 from pathlib import Path
 
-from building.corpus.readers import Block, CorpusSource, chunk_ranges, token_blocks, tokenize
+from building.counts.corpus.readers import Block, CorpusSource, chunk_ranges, token_blocks, tokenize
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from building.curation import approve_unflagged
+from building.variants.curation import approve_unflagged
 from datasets.models import Compound
 
 

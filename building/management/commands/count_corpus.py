@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from building.frequency_actions import apply_frequency_table
+from building.counts.actions import apply_frequency_table
 from building.models import BuildJob, FrequencyTable
 from building.tasks import start_corpus_count
 

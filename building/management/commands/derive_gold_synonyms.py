@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandParser
 
-from building.gold_synonyms import derive_gold_synonyms
+from building.variants.gold_synonyms import derive_gold_synonyms
 
 
 class Command(BaseCommand):

@@ -6,9 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from building.generation import ensure_compounds, generate_variants, variants_report
-from building.generation_resources import GenerationOptions
 from building.lexicon.base import LexiconUnavailable
+from building.variants.generation import ensure_compounds, generate_variants, variants_report
+from building.variants.resources import GenerationOptions
 from datasets.models import Compound
 
 

@@ -7,7 +7,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from probing.models import ProbeRun
-from probing.reporting import TABLES, provenance_lines, report_csv, run_report
+from probing.report.build import TABLES, provenance_lines, report_csv, run_report
 
 
 class Command(BaseCommand):

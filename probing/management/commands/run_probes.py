@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, run_shard
-from probing.loading import estimate_cost
 from probing.management.commands.register_model import json_object
 from probing.models import EmbeddingModel, ProbeRun
-from probing.reporting import human_score_note
+from probing.report.build import human_score_note
+from probing.run.loading import estimate_cost
 from probing.tasks import start_probe_run
 from releases.models import Release
 

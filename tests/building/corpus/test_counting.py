@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from building.corpus.counting import Counts, Targets, count_blocks, count_chunk, count_corpus, merge
-from building.corpus.readers import CONLL, TEXT, VERTICAL, token_blocks
+from building.counts.corpus.counting import Counts, Targets, count_blocks, count_chunk, count_corpus, merge
+from building.counts.corpus.readers import CONLL, TEXT, VERTICAL, token_blocks
 
 WORDS = [
     "Eager",

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from building.corpus.readers import (
+from building.counts.corpus.readers import (
     CONLL,
     TEXT,
     VERTICAL,

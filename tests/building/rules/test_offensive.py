@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from building.frequency import per_million
+from building.counts.frequency import per_million
 from building.rules.offensive import OffensiveWords, word_list
 from building.rules.words_syn import (
     head_synonyms,

@@ -2,7 +2,7 @@
 
 import random
 
-from building.frequency import Frequencies
+from building.counts.frequency import Frequencies
 from building.rules.random_match import Candidate, MatchingPool, frequency_matched, unmatched
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from building.frequency import per_million
+from building.counts.frequency import per_million
 from building.lexicon.base import Synonym
 from building.rules.words_syn import (
     WordNotInCompound,

@@ -18,8 +18,8 @@ import torch
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
-from probing.engine import MemoryCache, cache_key, embed_all
 from probing.models import EmbeddingModel
+from probing.run.engine import MemoryCache, cache_key, embed_all
 from tests.float32 import assert_vectors_close
 from tests.probing.elmo_reference import ZERO_STATE, expected_top_layer, sentences, word_spans
 

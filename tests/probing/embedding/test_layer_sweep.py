@@ -7,7 +7,7 @@ import pytest
 
 from probing.embedding import EmbedConfig, TextSpan, bundled_minilm_path, load_backend
 from probing.embedding.base import merge_config
-from probing.engine import cache_key, embed_all
+from probing.run.engine import cache_key, embed_all
 from tests.float32 import assert_vectors_close
 
 ITEMS = [

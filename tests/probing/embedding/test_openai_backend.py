@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
-from probing.engine import MemoryCache, embed_all
+from probing.run.engine import MemoryCache, embed_all
 
 
 def fake_vector(text: str) -> list[float]:

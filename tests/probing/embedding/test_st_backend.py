@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from probing.embedding import EmbedConfig, TextSpan, bundled_minilm_path, load_backend
-from probing.engine import embed_all
+from probing.run.engine import embed_all
 from tests.float32 import assert_vectors_close
 
 BEAVER = TextSpan("He is an eager beaver.", (9, 21))

@@ -8,7 +8,7 @@ from gensim.models import KeyedVectors
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
 from probing.embedding.static import guess_format, words
-from probing.engine import embed_all
+from probing.run.engine import embed_all
 
 VOCABULARY = {
     "eager": [1.0, 0.0, 0.0],

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
-from probing.engine import MemoryCache, embed_all
+from probing.run.engine import MemoryCache, embed_all
 from tests.float32 import assert_vectors_close
 
 WORDS = "the bank by river an a eager beaver met he is hard worker police car build dams".split()
