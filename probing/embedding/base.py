@@ -11,7 +11,7 @@ pass computes several layers adds two more and can then run layer sweeps:
 - ``embed_batch`` honours ``config.sweep``: each ``Vectors`` then also carries ``layer_sentences``
   and ``layer_spans``, one row per swept layer (``config.sweep_layers(layer_count())`` order),
   pooled exactly like the configured combination, from the same pass.
-  ``probing.embedding.transformer.pool_hidden_states`` does both poolings for any backend that has
+  ``probing.embedding.pooling.pool_hidden_states`` does both poolings for any backend that has
   its hidden states as a sequence of (batch, tokens, dim) tensors.
 
 Optionally ``tokens(item, config) -> Tokens`` says what the model read (``embed_text`` prints it).

@@ -32,7 +32,7 @@ from probing.embedding.base import (
 )
 from probing.embedding.elmo_files import elmo_files
 from probing.embedding.elmo_model import Elmo, ElmoFileError, ElmoOptions, batch_char_ids, load_elmo
-from probing.embedding.transformer import in_text_batches, pool_hidden_states, torch_dtype, unique_texts
+from probing.embedding.pooling import in_text_batches, pool_hidden_states, torch_dtype, unique_texts
 
 WORD = re.compile(r"\S+")
 BOUNDARIES = ("<S>", "</S>")  # bilm-tf's names for the begin- and end-of-sentence tokens

@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 
 from probing.embedding.base import EmbedConfig, TextSpan, Tokens, Vectors, model_identity, safetensors_only
-from probing.embedding.transformer import (
+from probing.embedding.pooling import (
     FastEncoder,
     hidden_state_count,
     in_text_batches,

@@ -104,7 +104,7 @@ def test_cache_hits_and_invalidation(tiny_bert):
 
 @pytest.mark.parametrize("model", ["tiny_bert", "tiny_llama"])
 def test_the_fast_encoder_gives_what_the_tokenizer_call_gives(model, request):
-    from probing.embedding.transformer import FastEncoder
+    from probing.embedding.pooling import FastEncoder
 
     backend = load_backend("transformer", str(request.getfixturevalue(model)))
     texts = [item.text for item in sentences(12)] + ["", "he is a hard worker."]
