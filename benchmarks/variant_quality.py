@@ -82,7 +82,7 @@ def generated_of(compound, resources):
     """The generated replacements of one compound, read back from the database, as a ``Generated``."""
     from building.rules.expert_comparison import NATURALISTIC, NEUTRAL, Generated
     from building.rules.words_syn import head_synonyms, modifier_synonyms
-    from building.variants.generation import compound_synonyms
+    from building.variants.generation import synonym_query
     from datasets import vocabulary
 
     tops: dict[str, dict[int, str]] = {"modifier": {}, "head": {}, "pairs": {}}
@@ -103,19 +103,11 @@ def generated_of(compound, resources):
                 random_freq[(NATURALISTIC, sentence.slot, False)] = (span_text(sentence), randoms)
             elif sentence.kind == vocabulary.NEUTRAL_SHORT:
                 random_freq[(NEUTRAL, 1, sentence.plural)] = (span_text(sentence), randoms)
-    modifier, head, found = compound_synonyms(compound, resources)
-    args = dict(
-        compound=compound.text,
-        modifier=modifier,
-        head=head,
-        modifier_synonyms=found.modifier,
-        head_synonyms=found.head,
-        frequency=resources.frequency,
-        limit=EVERY,
-    )
+    # The generator's own query, by the lexicon alone (not in context), every synonym instead of five.
+    query = dataclasses.replace(synonym_query(compound, resources, contexts=None), limit=EVERY)
     try:
-        modifier_ranked = [r.details["modifier"]["synonym"] for r in modifier_synonyms(**args)]
-        head_ranked = [r.details["head"]["synonym"] for r in head_synonyms(**args)]
+        modifier_ranked = [r.details["modifier"]["synonym"] for r in modifier_synonyms(query)]
+        head_ranked = [r.details["head"]["synonym"] for r in head_synonyms(query)]
     except ValueError:  # the words are not in the compound's text
         modifier_ranked, head_ranked = [], []
     ordered = lambda ranks: tuple(ranks[r] for r in sorted(ranks))  # noqa: E731

@@ -85,7 +85,7 @@ def context_fit(
     per_side: int = SCORED_PER_SIDE,
 ) -> ContextFit:
     """Score the first ``per_side`` words of each side; ``replace(modifier=…)`` / ``replace(head=…)`` gives
-    the compound with one word replaced (``words_syn.Layout.replace``)."""
+    the compound with one word replaced (``layout.Layout.replace``)."""
     pairs: list[tuple[str, str]] = []
     owners: list[tuple[str, str]] = []
     for side, words in (("modifier", modifier_words), ("head", head_words)):

@@ -17,22 +17,18 @@ from django.db.models import QuerySet
 from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
 from building.rules.agreement import Morphology, agree_phrase
+from building.rules.generic import generic_replacements, generic_words
 from building.rules.inflection import is_portuguese, pt_agreement_flags
+from building.rules.layout import WordNotInCompound
 from building.rules.pools import modifier_kind, natural_for
 from building.rules.realise import neutral, realise
+from building.rules.synonym_lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive
 from building.rules.words_syn import (
-    MODIFIER_POS,
-    SynonymLookup,
-    WordNotInCompound,
-    generic_replacements,
-    generic_words,
+    SynonymQuery,
     head_synonyms,
-    language_key,
     lone_synonyms,
-    lookup_synonyms,
     modifier_synonyms,
     scored_in_context,
-    without_offensive,
     words_syn,
 )
 from building.variants.resources import GenerationOptions, Resources, load_resources
@@ -96,6 +92,31 @@ def compound_synonyms(compound: Compound, resources: Resources) -> tuple[str, st
     return modifier, head, without_offensive(found, resources.offensive)
 
 
+def synonym_query(
+    compound: Compound, resources: Resources, contexts: Sequence[tuple[str, Span]] | None = ()
+) -> SynonymQuery:
+    """What the compound's synonym variants are built from, with the synonyms scored in ``contexts`` (the
+    compound's sentences; none: the compound alone) when ``resources`` has a sentence similarity and
+    ``contexts`` is not None."""
+    modifier, head, found = compound_synonyms(compound, resources)
+    query = SynonymQuery(
+        compound=compound.text,
+        modifier=modifier,
+        head=head,
+        modifier_synonyms=found.modifier,
+        head_synonyms=found.head,
+        frequency=resources.frequency,
+        resource=found.resource,
+    )
+    if resources.similarity is not None and contexts is not None:
+        try:
+            fit = scored_in_context(query, contexts, resources.similarity, resources.similarity_source)
+            query = query.with_fit(fit)
+        except WordNotInCompound:
+            pass  # noted by the variants that need the words
+    return query
+
+
 def plan_compound(
     compound: Compound, resources: Resources, slots: Iterable[int], contexts: Sequence[tuple[str, Span]] = ()
 ) -> plan.CompoundPlan:
@@ -103,31 +124,16 @@ def plan_compound(
     ``resources`` has a sentence similarity."""
     lexicon, frequency = resources.lexicon, resources.frequency
     words = compound.text.split()
-    modifier, head, found = compound_synonyms(compound, resources)
-    args = dict(
-        compound=compound.text,
-        modifier=modifier,
-        head=head,
-        modifier_synonyms=found.modifier,
-        head_synonyms=found.head,
-        frequency=frequency,
-        resource=found.resource,
-    )
+    query = synonym_query(compound, resources, contexts)
+    modifier, head = query.modifier, query.head
     notes: list[str] = []
-    if resources.similarity is not None:
-        try:
-            args["fit"] = scored_in_context(
-                **args, contexts=contexts, similarity=resources.similarity, model=resources.similarity_source
-            )
-        except WordNotInCompound:
-            pass  # noted below, by the variants that need the words
 
     # Without the morphology (hunspell-pt-pt not installed) agreement can only be flagged.
     flag_agreement = compound.language.split("-")[0] == "pt" and default_morphology(compound.language) is None
 
-    def attempt(build, **extra) -> list[tuple[str, dict]]:
+    def attempt(build, *extra) -> list[tuple[str, dict]]:
         try:
-            found = build(**args, **extra)
+            found = build(query, *extra)
             if flag_agreement:
                 return [
                     (r.text, _with_agreement(r.details, modifier, head) if r.kind in IN_COMPOUND else r.details)
@@ -171,8 +177,8 @@ def plan_compound(
         words_syn=attempt(words_syn),
         modifier_syn=attempt(modifier_synonyms),
         head_syn=attempt(head_synonyms),
-        modifier_alone=attempt(lone_synonyms, side="modifier"),
-        head_alone=attempt(lone_synonyms, side="head"),
+        modifier_alone=attempt(lone_synonyms, "modifier"),
+        head_alone=attempt(lone_synonyms, "head"),
         generic=generic,
         random_by_slot=random_by_slot,
         unmatched=unmatched,

@@ -3,7 +3,7 @@
 import pytest
 
 from building.lexicon.base import Synonym
-from building.rules.words_syn import head_synonyms, scored_in_context
+from building.rules.words_syn import SynonymQuery, head_synonyms, scored_in_context
 from building.variants.sentence_similarity import SentenceSimilarity, covers, model_folder
 from tests.tiny_models import save_tiny_bert, words_of
 
@@ -26,7 +26,7 @@ def test_the_word_placed_near_scores_closer(tiny):
 
 
 def test_the_ranking_moves_to_the_contextually_closer_synonym(tiny):
-    args = dict(
+    query = SynonymQuery(
         compound="front man",
         modifier="front",
         head="man",
@@ -34,10 +34,10 @@ def test_the_ranking_moves_to_the_contextually_closer_synonym(tiny):
         head_synonyms=[Synonym("human", 1, 0), Synonym("serviceman", 1, 0), Synonym("leader", 2, 0)],
         frequency=lambda word: {"human": 200.0, "serviceman": 3.0, "leader": 50.0}[word],
     )
-    before = [r.details["head"]["synonym"] for r in head_synonyms(**args)]
+    before = [r.details["head"]["synonym"] for r in head_synonyms(query)]
     assert before[-1] == "leader"  # a later sense: last by the lexicon's order
-    fit = scored_in_context(**args, contexts=[(SENTENCE, (11, 20))], similarity=SentenceSimilarity(str(tiny)))
-    after = [r.details["head"]["synonym"] for r in head_synonyms(**args, fit=fit)]
+    fit = scored_in_context(query, contexts=[(SENTENCE, (11, 20))], similarity=SentenceSimilarity(str(tiny)))
+    after = [r.details["head"]["synonym"] for r in head_synonyms(query.with_fit(fit))]
     assert after[0] == "leader"
 
 

@@ -4,7 +4,8 @@ import pytest
 
 from building.lexicon.base import Synonym
 from building.rules.context_fit import Context, context_fit, contexts_of
-from building.rules.words_syn import head_synonyms, locate, modifier_synonyms, scored_in_context, words_syn
+from building.rules.layout import locate
+from building.rules.words_syn import SynonymQuery, head_synonyms, modifier_synonyms, scored_in_context, words_syn
 
 SENTENCE = ("The band's front man sang all night.", (11, 20))
 FREQUENCY = {"serviceman": 3.0, "human": 200.0, "leader": 50.0, "forepart": 0.5, "lead": 80.0}
@@ -14,7 +15,7 @@ def synonyms(*lemmas):
     return [Synonym(lemma, 1, 0) for lemma in lemmas]
 
 
-def args(**changes):
+def args(**changes) -> SynonymQuery:
     base = dict(
         compound="front man",
         modifier="front",
@@ -24,7 +25,7 @@ def args(**changes):
         frequency=lambda word: FREQUENCY.get(word, 0.0),
         resource="test",
     )
-    return {**base, **changes}
+    return SynonymQuery(**{**base, **changes})
 
 
 class FakeSimilarity:
@@ -39,25 +40,25 @@ class FakeSimilarity:
 
 
 def test_without_a_model_synonyms_keep_the_lexicon_order():
-    found = head_synonyms(**args())
+    found = head_synonyms(args())
     assert [r.details["head"]["synonym"] for r in found] == ["human", "leader", "serviceman"]
 
 
 def test_the_synonym_that_fits_the_sentence_comes_first():
     similarity = FakeSimilarity({"leader": 0.9, "serviceman": 0.5, "human": 0.3, "lead": 0.8, "forepart": 0.2})
-    fit = scored_in_context(**args(), contexts=[SENTENCE], similarity=similarity, model="fake")
-    found = head_synonyms(**args(), fit=fit)
+    fit = scored_in_context(args(), contexts=[SENTENCE], similarity=similarity, model="fake")
+    found = head_synonyms(args(fit=fit))
     assert [r.details["head"]["synonym"] for r in found] == ["leader", "serviceman", "human"]
     assert found[0].details["head"]["context_fit"] == 0.9
-    assert [r.details["modifier"]["synonym"] for r in modifier_synonyms(**args(), fit=fit)] == ["lead", "forepart"]
+    assert [r.details["modifier"]["synonym"] for r in modifier_synonyms(args(fit=fit))] == ["lead", "forepart"]
     # Pairs by the sum of both fits, new words first.
-    assert [r.text for r in words_syn(**args(), fit=fit)][:2] == ["lead leader", "forepart serviceman"]
+    assert [r.text for r in words_syn(args(fit=fit))][:2] == ["lead leader", "forepart serviceman"]
 
 
 def test_every_sentence_of_a_compound_goes_to_the_model_in_one_call():
     similarity = FakeSimilarity({"leader": 0.9})
     second = ("A front man needs a voice.", (2, 11))
-    scored_in_context(**args(), contexts=[SENTENCE, second], similarity=similarity)
+    scored_in_context(args(), contexts=[SENTENCE, second], similarity=similarity)
     (call,) = similarity.calls
     assert len(call) == (2 + 3) * 2  # both modifier and all three head synonyms, in both sentences
     assert ("The band's front man sang all night.", "The band's front leader sang all night.") in call
@@ -91,4 +92,4 @@ def test_a_compound_without_sentences_is_scored_alone():
 
 def test_a_similarity_that_loses_pairs_is_an_error():
     with pytest.raises(ValueError, match="values for"):
-        scored_in_context(**args(), contexts=[SENTENCE], similarity=lambda pairs: [1.0])
+        scored_in_context(args(), contexts=[SENTENCE], similarity=lambda pairs: [1.0])

@@ -6,14 +6,8 @@ import pytest
 
 from building.counts.frequency import per_million
 from building.rules.offensive import OffensiveWords, word_list
-from building.rules.words_syn import (
-    head_synonyms,
-    lone_synonyms,
-    lookup_synonyms,
-    modifier_synonyms,
-    without_offensive,
-    words_syn,
-)
+from building.rules.synonym_lookup import lookup_synonyms, without_offensive
+from building.rules.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
 
 # What the generator proposed before issue 17, from English WordNet senses.
 OLD_GENERATOR_PRODUCED = {
@@ -25,7 +19,7 @@ OLD_GENERATOR_PRODUCED = {
 def every_candidate(lexicon, compound: str, modifier: str, head: str) -> list[str]:
     offensive = word_list("en") | OffensiveWords.of(lexicon.offensive_words())
     found = without_offensive(lookup_synonyms(lexicon, modifier, head, "en"), offensive)
-    args = dict(
+    query = SynonymQuery(
         compound=compound,
         modifier=modifier,
         head=head,
@@ -34,8 +28,8 @@ def every_candidate(lexicon, compound: str, modifier: str, head: str) -> list[st
         frequency=lambda text: per_million(text, "en"),
         limit=1000,
     )
-    made = [*words_syn(**args), *modifier_synonyms(**args), *head_synonyms(**args)]
-    made += lone_synonyms(**args, side="modifier") + lone_synonyms(**args, side="head")
+    made = [*words_syn(query), *modifier_synonyms(query), *head_synonyms(query)]
+    made += lone_synonyms(query, "modifier") + lone_synonyms(query, "head")
     return [r.text for r in made]
 
 

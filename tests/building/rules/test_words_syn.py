@@ -4,17 +4,10 @@ import pytest
 
 from building.counts.frequency import per_million
 from building.lexicon.base import Synonym
-from building.rules.words_syn import (
-    WordNotInCompound,
-    generic_replacements,
-    generic_variants,
-    head_synonyms,
-    locate,
-    lone_synonyms,
-    lookup_synonyms,
-    modifier_synonyms,
-    words_syn,
-)
+from building.rules.generic import generic_replacements, generic_variants
+from building.rules.layout import WordNotInCompound, locate
+from building.rules.synonym_lookup import lookup_synonyms
+from building.rules.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
 from datasets import vocabulary
 
 FREQUENCY = {"forepart": 0.5, "battlefront": 2.0, "figurehead": 1.0, "serviceman": 3.0, "human": 200.0, "homo": 4.0}
@@ -32,7 +25,7 @@ FRONT = options(("forepart", 1), ("battlefront", 2), ("figurehead", 5))
 MAN = options(("serviceman", 2), ("human", 4), ("homo", 4))
 
 
-def front_man(**changes):
+def front_man(**changes) -> SynonymQuery:
     args = dict(
         compound="front man",
         modifier="front",
@@ -42,11 +35,11 @@ def front_man(**changes):
         frequency=frequency,
         resource="test",
     )
-    return {**args, **changes}
+    return SynonymQuery(**{**args, **changes})
 
 
 def test_words_syn_ranks_by_sense_rank_sum_then_word_frequency_new_words_first():
-    found = words_syn(**front_man())
+    found = words_syn(front_man())
     # Sums: forepart+serviceman 3, battlefront+serviceman 4, then forepart+human and forepart+homo
     # tie at 5, where human (200 per million) beats homo (4). Pairs that bring a new modifier
     # and a new head come first (battlefront human 6, figurehead homo 9), then the rest in rank order.
@@ -61,7 +54,7 @@ def test_words_syn_ranks_by_sense_rank_sum_then_word_frequency_new_words_first()
 
 
 def test_words_syn_records_which_synonyms_and_senses_it_used():
-    first = words_syn(**front_man())[0]
+    first = words_syn(front_man())[0]
     assert first.details["resource"] == "test" and first.details["sense_rank_sum"] == 3
     assert first.details["modifier"] == {
         "word": "front",
@@ -75,7 +68,7 @@ def test_words_syn_records_which_synonyms_and_senses_it_used():
 
 def test_words_syn_never_gives_back_the_original_words_or_a_repeat():
     found = words_syn(
-        **front_man(
+        front_man(
             modifier_synonyms=options(("Front", 1), ("man", 1), ("forepart", 1), ("fore-part", 2), ("FOREPART", 2)),
             head_synonyms=options(("front", 1), ("human", 1), ("mán", 1)),
         )
@@ -84,18 +77,20 @@ def test_words_syn_never_gives_back_the_original_words_or_a_repeat():
 
 
 def test_a_lower_case_word_is_not_replaced_by_a_proper_noun():
-    found = words_syn(**front_man(head_synonyms=options(("Oregonian", 1), ("human", 2))))
+    found = words_syn(front_man(head_synonyms=options(("Oregonian", 1), ("human", 2))))
     assert [r.text for r in found] == ["forepart human", "battlefront human", "figurehead human"]
 
 
 def test_portuguese_words_are_replaced_in_place_head_first():
     found = words_syn(
-        compound="água doce",
-        modifier="doce",
-        head="água",
-        modifier_synonyms=options(("açucarado", 1)),
-        head_synonyms=options(("fluido", 1)),
-        frequency=frequency,
+        SynonymQuery(
+            compound="água doce",
+            modifier="doce",
+            head="água",
+            modifier_synonyms=options(("açucarado", 1)),
+            head_synonyms=options(("fluido", 1)),
+            frequency=frequency,
+        )
     )
     assert [r.text for r in found] == ["fluido açucarado"]
 
@@ -109,7 +104,7 @@ def test_longer_and_hyphenated_compounds_keep_their_other_words():
 
 def test_a_word_missing_from_the_compound_is_an_error_that_says_which():
     with pytest.raises(WordNotInCompound, match="the head 'beaver' is not a word of 'eager beavers'"):
-        words_syn(**front_man(compound="eager beavers", modifier="eager", head="beaver"))
+        words_syn(front_man(compound="eager beavers", modifier="eager", head="beaver"))
     with pytest.raises(WordNotInCompound, match="the modifier 'front' is not a word of 'frontman'"):
         generic_variants("frontman", "front", "man", "en")
 
@@ -119,25 +114,25 @@ def test_a_repeated_word_gives_the_head_its_last_occurrence():
 
 
 def test_single_side_variants_replace_one_word_and_keep_the_other():
-    assert [r.text for r in modifier_synonyms(**front_man())] == [
+    assert [r.text for r in modifier_synonyms(front_man())] == [
         "forepart man",
         "battlefront man",
         "figurehead man",
     ]
-    heads = head_synonyms(**front_man())
+    heads = head_synonyms(front_man())
     assert [r.text for r in heads] == ["front serviceman", "front human", "front homo"]
     assert heads[0].kind == vocabulary.SYNONYM_HEAD and heads[0].details["head"]["synonym"] == "serviceman"
 
 
 def test_lone_synonyms_stand_alone_and_say_which_side():
-    modifiers = lone_synonyms(**front_man(), side="modifier", limit=2)
+    modifiers = lone_synonyms(front_man(limit=2), "modifier")
     assert [(r.kind, r.text) for r in modifiers] == [
         (vocabulary.MODIFIER_SYNONYM_ONLY, "forepart"),
         (vocabulary.MODIFIER_SYNONYM_ONLY, "battlefront"),
     ]
-    assert [r.text for r in lone_synonyms(**front_man(), side="head")] == ["serviceman", "human", "homo"]
+    assert [r.text for r in lone_synonyms(front_man(), "head")] == ["serviceman", "human", "homo"]
     with pytest.raises(ValueError, match="side must be"):
-        lone_synonyms(**front_man(), side="both")
+        lone_synonyms(front_man(), "both")
 
 
 def test_generic_variants_follow_the_public_release_in_english():
@@ -186,7 +181,9 @@ def test_a_modifier_is_looked_up_as_the_part_of_speech_it_mostly_is(wordnet_lexi
 def test_front_man_gets_five_distinct_replacements_of_both_words(wordnet_lexicon):
     lookup = lookup_synonyms(wordnet_lexicon, "front", "man", "en")
     found = words_syn(
-        "front man", "front", "man", lookup.modifier, lookup.head, lambda w: per_million(w, "en"), lookup.resource
+        SynonymQuery(
+            "front man", "front", "man", lookup.modifier, lookup.head, lambda w: per_million(w, "en"), lookup.resource
+        )
     )
     texts = [r.text for r in found]
     assert len(set(texts)) == 5 and "front man" not in texts
@@ -198,7 +195,9 @@ def test_front_man_gets_five_distinct_replacements_of_both_words(wordnet_lexicon
 
 def test_agua_doce_gets_head_first_replacements_from_debian_thesauri(portuguese_thesaurus):
     lookup = lookup_synonyms(portuguese_thesaurus, "doce", "água", "pt")
-    found = words_syn("água doce", "doce", "água", lookup.modifier, lookup.head, lambda w: per_million(w, "pt"))
+    found = words_syn(
+        SynonymQuery("água doce", "doce", "água", lookup.modifier, lookup.head, lambda w: per_million(w, "pt"))
+    )
     heads = {s.lemma for s in lookup.head}
     modifiers = {s.lemma for s in lookup.modifier}
     assert len(found) == 5 and lookup.modifier_pos == "a"
@@ -209,7 +208,9 @@ def test_agua_doce_gets_head_first_replacements_from_debian_thesauri(portuguese_
 
 def test_the_five_pairs_vary_both_words(portuguese_thesaurus):
     lookup = lookup_synonyms(portuguese_thesaurus, "doce", "água", "pt", "água doce")
-    found = words_syn("água doce", "doce", "água", lookup.modifier, lookup.head, lambda w: per_million(w, "pt"))
+    found = words_syn(
+        SynonymQuery("água doce", "doce", "água", lookup.modifier, lookup.head, lambda w: per_million(w, "pt"))
+    )
     heads = [r.text.split()[0] for r in found]
     modifiers = [r.text.split()[1] for r in found]
     assert len(found) == 5 and len(set(heads)) == 5 and len(set(modifiers)) == 5
@@ -221,7 +222,7 @@ def test_militar_as_a_portuguese_adjective_gets_no_verb_synonyms(portuguese_thes
     found = {s.lemma for s in lookup.modifier}
     assert found and not found & {"lutar", "discutir", "combater", "guerrear", "batalhar"}
     assert not any(lemma.endswith(("ar", "er", "ir")) for lemma in found)
-    pairs = words_syn("campo militar", "militar", "campo", lookup.modifier, lookup.head, lambda w: 0.0)
+    pairs = words_syn(SynonymQuery("campo militar", "militar", "campo", lookup.modifier, lookup.head, lambda w: 0.0))
     assert pairs and not any(r.text.split()[1] in {"lutares", "discutires", "lutar", "discutir"} for r in pairs)
 
 
