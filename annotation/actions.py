@@ -19,62 +19,9 @@ from django.utils import timezone
 
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import Answers
-from datasets.models import Compound, Sentence
-from datasets.vocabulary import NATURALISTIC
 
 CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
-
-
-def items_changed(campaign: Campaign) -> None:
-    """Record that a campaign's items were added, removed or changed role: counts kept under the old version go stale."""
-    Campaign.objects.filter(pk=campaign.pk).update(items_version=F("items_version") + 1)
-    campaign.refresh_from_db(fields=["items_version"])
-
-
-def add_items(campaign: Campaign, targets: list, role: str = Item.Role.REGULAR) -> list[Item]:
-    """Add sentences (token level) or compounds (type level) in a seeded random order."""
-    start = campaign.items.count()
-    order = list(range(start, start + len(targets)))
-    random.Random(f"{campaign.seed}:{start}").shuffle(order)
-    items = []
-    for key, target in zip(order, targets, strict=True):
-        if campaign.level == Campaign.Level.TOKEN:
-            items.append(
-                Item(campaign=campaign, compound_id=target.compound_id, sentence=target, role=role, order_key=key)
-            )
-        else:
-            items.append(Item(campaign=campaign, compound=target, role=role, order_key=key))
-    created = Item.objects.bulk_create(items)
-    items_changed(campaign)
-    return created
-
-
-def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
-    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
-    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
-    if compound_class:
-        compounds = compounds.filter(compositionality_class=compound_class)
-    if campaign.level == Campaign.Level.TOKEN:
-        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
-        return list(
-            Sentence.objects.filter(compound__in=compounds, kind=NATURALISTIC, available=True)
-            .exclude(id__in=taken)
-            .order_by("compound__key", "slot", "id")
-        )
-    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
-    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
-
-
-def create_campaign(
-    campaign: Campaign, *, created_by=None, item_class: str | None = None, targets: list | None = None
-) -> tuple[Campaign, list[Item]]:
-    """Save a new campaign with the chosen sentences/compounds, or every available one in scope."""
-    with transaction.atomic():
-        campaign.created_by = created_by
-        campaign.save()
-        items = add_items(campaign, targets if targets is not None else item_targets(campaign, item_class))
-    return campaign, items
 
 
 def enter_campaign(

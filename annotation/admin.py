@@ -6,7 +6,6 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import Count
 
-from annotation.actions import items_changed
 from annotation.models import (
     Annotator,
     Assignment,
@@ -20,6 +19,7 @@ from annotation.models import (
     SuggestedParaphrase,
     WorkedExample,
 )
+from annotation.setup_actions import items_changed
 
 
 @admin.register(Campaign)

@@ -20,7 +20,6 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
-from annotation.actions import create_campaign
 from annotation.curate import exports
 from annotation.curate.dashboard import campaigns_with_counts
 from annotation.models import (
@@ -33,6 +32,7 @@ from annotation.models import (
     SuggestedParaphrase,
 )
 from annotation.reports.build import campaign_report
+from annotation.setup_actions import create_campaign, create_filter_policy
 from annotation.timing import low_code_minimum
 from core.filters import ListFilterBackend, TextFilter, is_id
 from core.permissions import IsCurator
@@ -292,6 +292,9 @@ class FilterPolicySerializer(serializers.ModelSerializer):
             "created_at",
         ]
         read_only_fields = ["created_at"]
+
+    def create(self, validated_data: dict) -> FilterPolicy:
+        return create_filter_policy(FilterPolicy(**validated_data))
 
     def validate_min_rho(self, value: float | None) -> float | None:
         if value is not None and not -1 <= value <= 1:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from core.database import analyze
 from datasets import vocabulary
 from datasets.formats.records import SKIPPED, WARNING, InputError, ParseResult, Problem, split_compound
+from datasets.merge_rules import better_casing, keep_available_text, keep_better_span, keep_precise_scores
 from datasets.models import Collection, Compound, ImportRun, Paraphrase, Sentence, Variant
 
 BATCH = 2000
@@ -140,7 +141,7 @@ class _Writer:
         for rec in result.compounds:
             key = (rec.language, vocabulary.compound_key(rec.text))
             entry = merged.setdefault(key, {"text": rec.text, "fields": {}, "prov": None, "derived": set()})
-            entry["text"] = _better_casing(entry["text"], rec.text)
+            entry["text"] = better_casing(entry["text"], rec.text)
             entry["fields"].update(rec.fields)
             entry["derived"] = (entry["derived"] - set(rec.fields)) | set(rec.derived)
             entry["prov"] = _provenance(rec.source, rec.flags)
@@ -180,11 +181,11 @@ class _Writer:
                 )
                 new.append(compound)
             else:
-                values["text"] = _better_casing(compound.text, entry["text"])
+                values["text"] = better_casing(compound.text, entry["text"])
                 for name in entry["derived"]:
                     if getattr(compound, name) is not None:
                         values.pop(name, None)
-                values = _keep_precise_scores(compound, values)
+                values = keep_precise_scores(compound, values)
                 if compound.gold_synonym_source == vocabulary.GOLD_FROM_CURATOR:
                     # A curator's pick outlives re-imports.
                     values.pop("gold_synonym", None)
@@ -241,8 +242,8 @@ class _Writer:
                 new.append(sentence)
             elif _update(
                 sentence,
-                _keep_precise_scores(
-                    sentence, _keep_better_span(sentence, _keep_available_text(sentence, entry["fields"]))
+                keep_precise_scores(
+                    sentence, keep_better_span(sentence, keep_available_text(sentence, entry["fields"]))
                 ),
                 entry["prov"],
                 self.run,
@@ -327,78 +328,11 @@ class _Writer:
                         **prov,
                     )
                 )
-            elif _update(variant, _keep_better_span(variant, values), prov, self.run):
+            elif _update(variant, keep_better_span(variant, values), prov, self.run):
                 changed.append(variant)
             else:
                 tally.unchanged += 1
         _bulk(Variant, new, changed, tally)
-
-
-def _better_casing(current: str, candidate: str) -> str:
-    """Keep capitals that some file gives ("Dutch courage" over "dutch courage")."""
-    if current == candidate:
-        return current
-    if candidate != candidate.lower() and current == current.lower():
-        return candidate
-    return current
-
-
-# A span read from tags or set by hand beats one found by searching or diffing the text.
-_SPAN_RANK = {
-    vocabulary.SPAN_FROM_EDIT: 4,
-    vocabulary.SPAN_FROM_TAGS: 3,
-    vocabulary.SPAN_FROM_MARKUP: 3,
-    vocabulary.SPAN_FROM_DIFF: 2,
-    vocabulary.SPAN_FROM_SEARCH: 2,
-    vocabulary.SPAN_FROM_FUZZY: 1,
-    "": 0,
-}
-
-
-_SPAN_FIELDS = ("text", "span_start", "span_end", "span_source", "plural")
-
-
-def _keep_better_span(obj: models.Model, values: dict) -> dict:
-    """Keep a text and span read from tags (or set by hand) over one found by searching.
-
-    NCTTI after NCIMP must not undo NCIMP's tag spans, nor its corrected texts
-    ("caixas-fortes" where NCTTI has "caixas-forte").
-    """
-    if "span_source" not in values:
-        return values
-    if _SPAN_RANK.get(values["span_source"], 0) < _SPAN_RANK.get(obj.span_source, 0):
-        return {k: x for k, x in values.items() if k not in _SPAN_FIELDS}
-    return values
-
-
-def _keep_available_text(sentence: Sentence, values: dict) -> dict:
-    """A corpus pointer never replaces a text another file gave (NCIMP fills NCTTI's gaps)."""
-    if values.get("available") is False and sentence.available and sentence.text:
-        return {"corpus_pointer": values.get("corpus_pointer", "")}
-    return values
-
-
-def _keep_precise_scores(obj: models.Model, values: dict) -> dict:
-    """Keep a score over the same score given with fewer decimals.
-
-    NCTTI gives a sentence's token score to 2 decimals (4.33); the NCIMP scores table gives the
-    same score as computed (4.33333333333333): whichever is imported last, the precise one stays.
-    """
-    return {k: x for k, x in values.items() if not (k in _SCORE_FIELDS and _rounded_from(getattr(obj, k, None), x))}
-
-
-_SCORE_FIELDS = ("type_score", "token_score")
-
-
-def _rounded_from(stored, incoming) -> bool:
-    """Is ``incoming`` ``stored`` rounded to ``incoming``'s decimals (and so less precise)?
-
-    At least two decimals: a file's 2.0 may be 2.00, which 1.75 does not round to.
-    """
-    if not isinstance(stored, float | int) or not isinstance(incoming, float | int) or stored == incoming:
-        return False
-    decimals = max(2, len(repr(float(incoming)).partition(".")[2].rstrip("0")))
-    return round(float(stored), decimals) == float(incoming)
 
 
 def _update(obj: models.Model, values: dict, provenance: dict, run: ImportRun) -> bool:

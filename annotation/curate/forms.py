@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
-from annotation.actions import item_targets
 from annotation.curate.study_setup import check_targets, item_compound_texts
 from annotation.examples import gives_away, sentence_parts
 from annotation.models import Campaign, Item, QualityPolicy, WorkedExample
+from annotation.setup_actions import item_targets
 from datasets.models import Compound, Sentence
 
 SCORE_CHOICES = [("", "–"), *((str(i), str(i)) for i in range(6))]

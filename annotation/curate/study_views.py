@@ -6,16 +6,15 @@ Curators only (``core.permissions``); every change is a POST and goes through ``
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation.actions import add_items, item_targets
+from annotation import setup_actions
 from annotation.curate import study_setup
 from annotation.curate.forms import CheckItemForm, GoldForm, ItemPickForm, QualityPolicyForm, WorkedExampleForm
-from annotation.models import Campaign, Item, WorkedExample
+from annotation.models import Campaign, WorkedExample
 from core.permissions import curator_required
 
 
@@ -25,7 +24,7 @@ def _campaign(slug: str) -> Campaign:
 
 def _checks_page(request: HttpRequest, campaign: Campaign, check_form=None, example_form=None, status: int = 200):
     items = (
-        campaign.items.filter(role__in=study_setup.CHECK_ROLES)
+        campaign.items.filter(role__in=setup_actions.CHECK_ROLES)
         .select_related("compound", "sentence")
         .order_by("role", "order_key")
     )
@@ -54,8 +53,8 @@ def check_add(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            item = study_setup.add_check_item(campaign, data["target"], data["role"], form.gold(), data["feedback"])
-        except study_setup.SetupError as error:
+            item = setup_actions.add_check_item(campaign, data["target"], data["role"], form.gold(), data["feedback"])
+        except setup_actions.SetupError as error:
             form.add_error("target", str(error))
         else:
             messages.success(request, f"{item.get_role_display()}: {item.compound.text} added.")
@@ -67,11 +66,11 @@ def check_add(request: HttpRequest, slug: str) -> HttpResponse:
 @curator_required
 def check_edit(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
     campaign = _campaign(slug)
-    item = get_object_or_404(campaign.items.select_related("compound"), pk=item_id, role__in=study_setup.CHECK_ROLES)
-    initial = {name: getattr(item, name) for name in (*study_setup.GOLD_FIELDS, "feedback")}
+    item = get_object_or_404(campaign.items.select_related("compound"), pk=item_id, role__in=setup_actions.CHECK_ROLES)
+    initial = {name: getattr(item, name) for name in (*setup_actions.GOLD_FIELDS, "feedback")}
     form = GoldForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        study_setup.update_check_item(item, form.gold(), form.cleaned_data["feedback"])
+        setup_actions.update_check_item(item, form.gold(), form.cleaned_data["feedback"])
         messages.success(request, f"{item.compound.text} saved.")
         return redirect("curator:checks", slug=campaign.slug)
     title = f"{item.get_role_display()}: {item.compound.text}"
@@ -84,8 +83,8 @@ def check_remove(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
     campaign = _campaign(slug)
     item = get_object_or_404(campaign.items.select_related("compound"), pk=item_id)
     try:
-        study_setup.remove_check_item(item)
-    except study_setup.SetupError as error:
+        setup_actions.remove_check_item(item)
+    except setup_actions.SetupError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, f"{item.compound.text} removed.")
@@ -98,7 +97,7 @@ def example_add(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     form = WorkedExampleForm(request.POST, campaign=campaign)
     if form.is_valid():
-        example = study_setup.save_worked_example(form.save(commit=False))
+        example = setup_actions.save_worked_example(form.save(commit=False))
         messages.success(request, f"Worked example {example.compound} added.")
         return redirect("curator:checks", slug=campaign.slug)
     return _checks_page(request, campaign, example_form=form, status=400)
@@ -111,7 +110,7 @@ def example_edit(request: HttpRequest, slug: str, example_id: int) -> HttpRespon
     example = get_object_or_404(WorkedExample, pk=example_id, campaign=campaign)
     form = WorkedExampleForm(request.POST or None, instance=example, campaign=campaign)
     if request.method == "POST" and form.is_valid():
-        study_setup.save_worked_example(form.save(commit=False))
+        setup_actions.save_worked_example(form.save(commit=False))
         messages.success(request, f"Worked example {example.compound} saved.")
         return redirect("curator:checks", slug=campaign.slug)
     return _form_page(
@@ -123,7 +122,7 @@ def example_edit(request: HttpRequest, slug: str, example_id: int) -> HttpRespon
 @curator_required
 def example_remove(request: HttpRequest, slug: str, example_id: int) -> HttpResponse:
     campaign = _campaign(slug)
-    get_object_or_404(WorkedExample, pk=example_id, campaign=campaign).delete()
+    setup_actions.remove_worked_example(get_object_or_404(WorkedExample, pk=example_id, campaign=campaign))
     messages.success(request, "Worked example removed.")
     return redirect("curator:checks", slug=campaign.slug)
 
@@ -134,7 +133,7 @@ def quality(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     form = QualityPolicyForm(request.POST or None, instance=study_setup.quality_policy(campaign))
     if request.method == "POST" and form.is_valid():
-        form.save()
+        setup_actions.save_quality_policy(form.save(commit=False))
         messages.success(request, "Quality thresholds saved: the dashboard, reports and payments use them now.")
         return redirect("curator:dashboard", slug=campaign.slug)
     status = 400 if form.errors else 200
@@ -150,13 +149,7 @@ def items_pick(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose one or more items not yet in the campaign.")
         return redirect("curator:edit", slug=campaign.slug)
-    with transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
-        # Another curator may have added some meanwhile: only what is still missing.
-        missing = {target.pk for target in item_targets(campaign)}
-        items = add_items(
-            campaign, [t for t in form.cleaned_data["targets"] if t.pk in missing], role=Item.Role.REGULAR
-        )
+    items = setup_actions.add_missing_items(campaign, chosen=list(form.cleaned_data["targets"]))
     messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
     return redirect("curator:dashboard", slug=campaign.slug)
 

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation.actions import add_items, create_campaign, item_targets
 from annotation.curate import exports
 from annotation.curate.dashboard import campaign_dashboard, campaigns_with_counts
 from annotation.curate.forms import ItemPickForm
 from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Annotator, Assignment, Campaign, completion_code
+from annotation.setup_actions import add_missing_items, change_status, create_campaign, save_campaign
 from annotation.timing import low_code_minimum
 from core.permissions import curator_required
 from datasets import vocabulary
@@ -158,7 +157,7 @@ def campaign_edit(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = get_object_or_404(Campaign, slug=slug)
     form = CampaignForm(request.POST or None, instance=campaign)
     if request.method == "POST" and form.is_valid():
-        campaign = form.save()
+        campaign = save_campaign(form.save(commit=False))
         messages.success(request, f"Campaign {campaign.name} saved.")
         return redirect("curator:dashboard", slug=campaign.slug)
     return render(
@@ -182,9 +181,7 @@ def campaign_items(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose a compositionality class or any class.")
         return redirect("curator:edit", slug=campaign.slug)
-    with transaction.atomic():
-        Campaign.objects.select_for_update().get(pk=campaign.pk)  # one addition at a time: order keys
-        items = add_items(campaign, item_targets(campaign, form.cleaned_data["item_class"]))
+    items = add_missing_items(campaign, form.cleaned_data["item_class"])
     messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
     return redirect("curator:dashboard", slug=campaign.slug)
 
@@ -199,8 +196,7 @@ def campaign_status(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("curator:dashboard", slug=campaign.slug)
     if action in CONFIRM_ACTIONS and request.POST.get("confirm") != "yes":
         return render(request, "annotation/curator/confirm_status.html", _confirmation(campaign, action))
-    Campaign.objects.filter(pk=campaign.pk).update(status=STATUS_ACTIONS[action])
-    campaign.refresh_from_db(fields=["status"])
+    change_status(campaign, STATUS_ACTIONS[action])
     messages.success(request, f"Campaign {campaign.name} is now {campaign.get_status_display().lower()}.")
     return redirect("curator:dashboard", slug=campaign.slug)
 

@@ -10,9 +10,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
+from annotation.actions import claim_next_item, enter_campaign, submit_rating
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
 from annotation.protocol import Answers
+from annotation.setup_actions import add_items
 from datasets.models import Collection, Sentence
 
 ANSWERS = Answers(head_score=3, modifier_score=1, compound_score=2, paraphrases=["keen person"])

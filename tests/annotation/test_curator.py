@@ -13,10 +13,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
+from annotation.actions import claim_next_item, enter_campaign, submit_rating
 from annotation.curate.dashboard import campaign_dashboard
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
 from annotation.protocol import Answers
+from annotation.setup_actions import add_items
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence

@@ -12,11 +12,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
+from annotation.actions import claim_next_item, enter_campaign, submit_rating
 from annotation.curate.dashboard import campaign_dashboard
 from annotation.models import Annotator, Campaign, FilterPolicy, QualityPolicy
 from annotation.protocol import Answers
 from annotation.reports.build import campaign_report
+from annotation.setup_actions import add_items
 from datasets import vocabulary
 from datasets.models import Sentence
 from releases.collect import collect_snapshot

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from annotation.actions import add_items
 from annotation.crowd.journey import campaign_counts
-from annotation.curate.study_setup import add_check_item, remove_check_item
 from annotation.models import Campaign, Item
+from annotation.setup_actions import add_check_item, add_items, remove_check_item
 from tests.annotation.test_views import GOOD, current_token, enter, make_campaign, url
 from tests.web.factories import make_compound, make_sentence
 

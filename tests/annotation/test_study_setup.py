@@ -7,8 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotation.actions import add_items, claim_next_item, enter_campaign
+from annotation.actions import claim_next_item, enter_campaign
 from annotation.models import Annotator, Campaign, Item, QualityPolicy, WorkedExample
+from annotation.setup_actions import add_items
 from datasets import vocabulary
 from datasets.models import Sentence
 from tests.annotation.test_curator import answer_check, form_data, load_demo, make_campaign, make_user

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation.actions import add_items
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
+from annotation.setup_actions import add_items
 from tests.web.factories import make_collection, make_compound, make_sentence
 
 PROLIFIC = {"PROLIFIC_PID": "pid-1", "STUDY_ID": "study-9", "SESSION_ID": "sess-3"}

@@ -1,4 +1,5 @@
-"""Two layout rules of issue 15 that import-linter cannot say: config/urls.py wires apps, and module aliases are words."""
+"""Layout rules import-linter cannot say: config/urls.py wires apps, module aliases are words, views, serializers,
+commands and tasks write only through actions, and no product module grows past 400 lines."""
 
 from __future__ import annotations
 
@@ -47,3 +48,88 @@ def test_no_module_has_a_one_letter_alias():
 
 def test_the_layout_checks_see_the_project():
     assert len(project_files()) > 300
+
+
+# Database writes: what a view, serializer, command or task must leave to an app's actions.
+WRITES = {"save", "update", "create", "delete", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
+# Not the database: the cache, the session, messages; a form's unsaved instance; DRF's door to serializer.create().
+NOT_DATABASE = {"cache", "session", "request.session", "messages", "serializer"}
+MAX_LINES = 400
+
+
+def entry_points() -> list[Path]:
+    """Views, the API (its serializers and view sets), serializers, management commands and Celery tasks."""
+    found = []
+    for app in APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            name = path.name
+            if (
+                name in {"views.py", "api.py", "serializers.py", "tasks.py"}
+                or name.endswith("_views.py")
+                or "commands" in path.parts
+            ):
+                found.append(path)
+    return found
+
+
+def direct_writes(source: str) -> list[str]:
+    """``line: call`` for every database write in ``source`` (``form.save(commit=False)`` writes nothing)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITES):
+            continue
+        receiver = ast.unparse(node.func.value)
+        if receiver in NOT_DATABASE or receiver.endswith(".session"):
+            continue
+        if any(
+            k.arg == "commit" and isinstance(k.value, ast.Constant) and k.value.value is False for k in node.keywords
+        ):
+            continue
+        if node.func.attr == "update" and not any(
+            word in receiver for word in ("objects", "filter(", "exclude(", "all(")
+        ):
+            continue  # dict.update and friends
+        found.append(f"{node.lineno}: {receiver}.{node.func.attr}(...)")
+    return found
+
+
+def test_the_write_scan_finds_what_it_must_and_only_that():
+    planted = """
+def view(request, campaign, form):
+    Campaign.objects.filter(pk=campaign.pk).update(status="open")
+    campaign.save()
+    form.save()
+    Item.objects.create(campaign=campaign)
+    example.delete()
+    context.update({"a": 1})
+    form.save(commit=False)
+    serializer.save(created_by=request.user)
+    cache.delete("key")
+"""
+    assert [line.split(": ")[1] for line in direct_writes(planted)] == [
+        "Campaign.objects.filter(pk=campaign.pk).update(...)",
+        "campaign.save(...)",
+        "form.save(...)",
+        "Item.objects.create(...)",
+        "example.delete(...)",
+    ]
+
+
+def test_views_serializers_commands_and_tasks_write_only_through_actions():
+    found = [
+        f"{path.relative_to(ROOT)}:{write}"
+        for path in entry_points()
+        for write in direct_writes(path.read_text(encoding="utf-8"))
+    ]
+    assert len(entry_points()) > 40
+    assert found == [], "write through the app's actions (actions.py, setup_actions.py, ...):\n" + "\n".join(found)
+
+
+def test_no_product_module_is_over_400_lines():
+    long = [
+        f"{path.relative_to(ROOT)}: {count} lines"
+        for folder in [*APPS, "scripts"]
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if "migrations" not in path.parts and (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    ]
+    assert long == []

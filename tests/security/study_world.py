@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotation.actions import add_items, claim_next_item, enter_campaign, submit_rating
+from annotation.actions import claim_next_item, enter_campaign, submit_rating
 from annotation.models import Campaign, Rating
 from annotation.protocol import Answers
+from annotation.setup_actions import add_items
 from probing.models import ProbeRun
 from releases.models import Release
 from tests.building.review_factories import make_review_compound

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotation.actions import add_items
 from annotation.models import Annotator, Campaign
+from annotation.setup_actions import add_items
 from tests.web.factories import make_collection, make_compound, make_sentence
 
 PROLIFIC = {"PROLIFIC_PID": "pid-77", "STUDY_ID": "study-1", "SESSION_ID": "sess-2"}

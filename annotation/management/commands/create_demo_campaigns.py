@@ -6,8 +6,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from annotation.actions import add_items
 from annotation.models import Campaign, Item
+from annotation.setup_actions import add_check_item, add_items, create_campaign
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Sentence
 
@@ -79,7 +79,10 @@ class Command(BaseCommand):
             "max_skip_share": 0.2,
             "screen_out_code": "DEMOSKIP",
         } | fields
-        return Campaign.objects.get_or_create(slug=slug, defaults=defaults)
+        if existing := Campaign.objects.filter(slug=slug).first():
+            return existing, False
+        campaign, _ = create_campaign(Campaign(slug=slug, **defaults), targets=[])
+        return campaign, True
 
     def token_campaign(self, collection: Collection) -> Campaign:
         campaign, created = self.campaign(
@@ -102,9 +105,8 @@ class Command(BaseCommand):
         return campaign
 
     def check_item(self, campaign, sentence, role, head, modifier, compound, feedback) -> None:
-        (item,) = add_items(campaign, [sentence], role=role)
-        item.gold_head, item.gold_modifier, item.gold_compound, item.feedback = head, modifier, compound, feedback
-        item.save(update_fields=["gold_head", "gold_modifier", "gold_compound", "feedback"])
+        gold = {"gold_head": head, "gold_modifier": modifier, "gold_compound": compound}
+        add_check_item(campaign, sentence, role, gold, feedback)
 
     def type_campaign(self, collection: Collection) -> Campaign:
         campaign, created = self.campaign(
