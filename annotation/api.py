@@ -55,32 +55,8 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "collection",
-            "language",
-            "level",
-            "status",
-            "ratings_per_item",
-            "seed",
-            "max_items_per_annotator",
-            "reservation_minutes",
-            "training_pass_mark",
-            "gold_tolerance",
-            "completion_url",
-            "min_items_for_code",
-            "expected_seconds_per_item",
-            "full_url",
-            "screen_out_code",
-            "screen_out_url",
-            "created_at",
-            "item_count",
-            "rating_count",
-            "annotator_count",
-            "progress",
-        ]
+        # What a curator sets (one list, the form's and the create endpoint's too), then what the campaign counts.
+        fields = ["id", *CAMPAIGN_SETTINGS, "created_at", "item_count", "rating_count", "annotator_count", "progress"]
 
     @extend_schema_field(OpenApiTypes.FLOAT)
     def get_progress(self, campaign: Campaign) -> float:

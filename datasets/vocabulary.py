@@ -21,6 +21,9 @@ UNCLASSIFIED = "unclassified"  # a compound without a class, where classes are c
 CLASS_LABELS_AND_UNCLASSIFIED = {**CLASS_LABELS, UNCLASSIFIED: "Unclassified"}
 CLASS_CODES = {"NC": IDIOMATIC, "I": IDIOMATIC, "PC": PARTLY, "C": COMPOSITIONAL}
 CLASS_SHORT = {IDIOMATIC: "NC", PARTLY: "PC", COMPOSITIONAL: "C"}
+# Each class's colour in every figure (campaign reports, probe reports): red idiomatic to green compositional.
+CLASS_COLOURS = {IDIOMATIC: "#c0392b", PARTLY: "#d68910", COMPOSITIONAL: "#1e8449"}
+DEFAULT_COLOUR = "#2e86c1"  # a series that is not a class
 # A mean score on the 0-5 scale below 1.5 is idiomatic, below 3.5 partly compositional, else compositional
 # (the NCIMP release's ClassToken cut-offs).
 CLASS_CUTS = ((1.5, IDIOMATIC), (3.5, PARTLY))

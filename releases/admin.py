@@ -10,7 +10,7 @@ from django.utils.html import format_html
 
 from releases.actions import publish_release
 from releases.formats import ReleaseIntegrityError
-from releases.models import Release, ReleaseError, ReleaseFile, ReleaseFrozen
+from releases.models import RELEASE_FIELDS, Release, ReleaseError, ReleaseFile, ReleaseFrozen
 
 
 class ReleaseFileInline(admin.TabularInline):
@@ -40,24 +40,7 @@ class ReleaseAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [ReleaseFileInline]
     actions = ["publish"]
-    fields = [
-        "version",
-        "status",
-        "title",
-        "description",
-        "licence",
-        "citation",
-        "languages",
-        "scores",
-        "counts",
-        "checksum",
-        "zip_sha256",
-        "created_by",
-        "created_at",
-        "published_by",
-        "published_at",
-        "manifest_json",
-    ]
+    fields = [*RELEASE_FIELDS, "manifest_json"]
     readonly_fields = fields
 
     @admin.display(description="Languages")

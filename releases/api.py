@@ -29,7 +29,7 @@ from annotation.models import Campaign, FilterPolicy
 from core.permissions import IsCurator, is_curator
 from releases.actions import MEDIA_TYPES, create_release, publish_release, release_files, release_zip
 from releases.formats import ReleaseIntegrityError
-from releases.models import SEMVER, ZIP_NAME, Release, ReleaseError
+from releases.models import RELEASE_FIELDS, SEMVER, ZIP_NAME, Release, ReleaseError
 from releases.views import attachment, release_diff_data, release_order, visible_releases
 
 VERSION_PATTERN = SEMVER.pattern.strip("^$")
@@ -54,25 +54,7 @@ class ReleaseSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Release
-        fields = [
-            "version",
-            "title",
-            "description",
-            "licence",
-            "citation",
-            "languages",
-            "status",
-            "scores",
-            "counts",
-            "checksum",
-            "zip_sha256",
-            "created_by",
-            "created_at",
-            "published_by",
-            "published_at",
-            "url",
-            "zip_url",
-        ]
+        fields = [*RELEASE_FIELDS, "url", "zip_url"]
         read_only_fields = fields
 
     def to_representation(self, instance: Release) -> dict:

@@ -71,6 +71,26 @@ class ReleaseQuerySet(models.QuerySet):
         return max(releases, key=lambda r: version_key(r.version), default=None)
 
 
+# What a release says about itself, as the admin and the API show it (both read this list).
+RELEASE_FIELDS = (
+    "version",
+    "title",
+    "description",
+    "licence",
+    "citation",
+    "languages",
+    "status",
+    "scores",
+    "counts",
+    "checksum",
+    "zip_sha256",
+    "created_by",
+    "created_at",
+    "published_by",
+    "published_at",
+)
+
+
 class Release(models.Model):
     """A named, immutable version of the dataset in one or more languages."""
 

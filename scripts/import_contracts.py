@@ -38,8 +38,17 @@ def claims_pure(source: str) -> bool:
 
 
 def module_file(name: str) -> Path | None:
-    spec = importlib.util.find_spec(name)
-    return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
+    """The source file of a module, found from its root package's folder without importing anything else
+    (importing a package's ``__init__`` may need Django set up)."""
+    root, *parts = name.split(".")
+    spec = importlib.util.find_spec(root)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    base = Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def pure_modules(names: set[str]) -> set[str]:

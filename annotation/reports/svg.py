@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-CLASS_COLOURS = {"idiomatic": "#c0392b", "partly_compositional": "#d68910", "compositional": "#1e8449"}
-DEFAULT_COLOUR = "#2e86c1"
+from datasets.vocabulary import CLASS_COLOURS, DEFAULT_COLOUR
 
 
 def bar_chart(

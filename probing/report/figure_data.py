@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from core.statistics import finite
 from datasets.vocabulary import CLASS_LABELS
-from probing.report.formatting import is_number
 from probing.report.layer_tables import layer_curves
 from probing.report.tables import (
     AFFINITIES,
@@ -84,7 +84,7 @@ def correlation_matrix(rows: Sequence[Mapping]) -> tuple[list[str], dict[tuple[s
             if name not in labels:
                 labels.append(str(name))
         rho = row.get("rho")
-        values[(str(a), str(b))] = rho if is_number(rho) else None
+        values[(str(a), str(b))] = rho if finite(rho) else None
     return labels, values
 
 

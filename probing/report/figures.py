@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.reports.svg import CLASS_COLOURS, DEFAULT_COLOUR
+from datasets.vocabulary import CLASS_COLOURS, DEFAULT_COLOUR
 from probing.measures.analysis import model_correlations
 from probing.report import tables
 

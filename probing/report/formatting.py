@@ -9,9 +9,9 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
+from core.statistics import finite
 from datasets.vocabulary import CLASS_LABELS
 from probing.vocabulary import LEVEL_LABELS, MEASURE_LABELS, STD, SUBSET_LABELS
 
@@ -52,13 +52,9 @@ HEADERS = {
 }
 
 
-def is_number(value) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def fixed(value, decimals: int) -> str:
     """``value`` with ``decimals`` decimals; no "-0.00" (a value that rounds to zero has no sign); "–" if missing."""
-    if not is_number(value):
+    if not finite(value):
         return DASH
     text = f"{value:.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
@@ -74,7 +70,7 @@ def stat_text(value) -> str:
 
 def p_text(value) -> str:
     """A p-value in scientific notation (``3.1e-12``, ``4.0e-02``); "–" when missing."""
-    if not is_number(value):
+    if not finite(value):
         return DASH
     if value == 0:
         return "0"
@@ -83,7 +79,7 @@ def p_text(value) -> str:
 
 def significance(p, alpha: float = ALPHA) -> str:
     """``"strong"`` (p ≤ 0.01), ``"weak"`` (0.01 < p ≤ alpha) or ``""`` (not significant, or unknown)."""
-    if not is_number(p) or p > alpha:
+    if not finite(p) or p > alpha:
         return ""
     return "strong" if p <= STRONG else "weak"
 
@@ -99,7 +95,7 @@ def correlation_cell(row: Mapping | None, show_all: bool = False, decisive: str 
     p = row.get(decisive) if row.get(decisive) is not None else row.get("p")
     mark = significance(p)
     rho = row.get("rho")
-    shown = is_number(rho) and (bool(mark) or show_all)
+    shown = finite(rho) and (bool(mark) or show_all)
     title = f"ρ = {fixed(rho, 3)}, p = {p_text(row.get('p'))}"
     if row.get("p_adjusted") is not None:
         title += f", q (Benjamini-Hochberg) = {p_text(row.get('p_adjusted'))}"
@@ -151,6 +147,6 @@ def value_text(key: str, value) -> str:
         return p_text(value)
     if isinstance(value, int):
         return str(value)
-    if is_number(value):
+    if finite(value):
         return stat_text(value)
     return str(value)

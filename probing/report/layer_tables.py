@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from probing.report.formatting import correlation_cell, is_number, significance, stat_text
+from core.statistics import finite
+from probing.report.formatting import correlation_cell, significance, stat_text
 from probing.report.tables import MEASURES, group_label, in_order, language_conditions
 from probing.vocabulary import ALL, LEVEL_LABELS, LEVELS
 
@@ -53,7 +54,7 @@ def layer_curves(layers: Mapping | None, level: str) -> dict[str, dict[str, list
     rows = [
         r
         for r in layers.get("correlations", [])
-        if r.get("level") == level and (r.get("subset") or ALL) == ALL and is_number(r.get("rho"))
+        if r.get("level") == level and (r.get("subset") or ALL) == ALL and finite(r.get("rho"))
     ]
     curves: dict[str, dict[str, list[tuple[int, float, bool]]]] = {}
     for key, label in MEASURES:

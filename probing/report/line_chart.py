@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from annotation.reports.svg import DEFAULT_COLOUR
+from datasets.vocabulary import DEFAULT_COLOUR
 from probing.report.figures import empty_figure, legend_layout, legend_svg, nice_ticks, open_svg
 
 PANEL_W, PANEL_H, COLUMNS = 250, 170, 4

@@ -16,7 +16,7 @@ from django.db.models.fields.json import KeyTransform
 from django.http import QueryDict
 from django.urls import reverse
 
-from annotation.reports.svg import CLASS_COLOURS
+from datasets.vocabulary import CLASS_COLOURS
 from probing.models import ProbeRun
 from probing.report import tables
 from probing.report.figure_data import report_figures

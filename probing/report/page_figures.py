@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from django.utils.safestring import SafeString
 
-from annotation.reports.svg import CLASS_COLOURS
+from datasets.vocabulary import CLASS_COLOURS
 from probing.report.figures import box_plot, series_colours
 from probing.report.line_chart import line_panels
 

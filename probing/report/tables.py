@@ -10,8 +10,9 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+from core.statistics import finite
 from datasets.vocabulary import CLASSES
-from probing.report.formatting import correlation_cell, header, is_number, measure_label, p_text, stat_text, value_text
+from probing.report.formatting import correlation_cell, header, measure_label, p_text, stat_text, value_text
 from probing.vocabulary import AFFINITY_MEASURES as AFFINITIES
 from probing.vocabulary import (
     ALL,
@@ -157,7 +158,7 @@ def is_significant(row: Mapping, alpha: float = 0.05) -> bool:
     if row.get("significant") is not None:
         return bool(row["significant"])
     p = row.get("p")
-    return is_number(p) and p <= alpha
+    return finite(p) and p <= alpha
 
 
 def correlation_tables(rows: Sequence[Mapping], show_all: bool = False, correction: str | None = None) -> list[dict]:
@@ -283,7 +284,7 @@ def compound_rows(
 
     present = [r for r in rows if r.get(column) is not None]
     missing = [r for r in rows if r.get(column) is None]
-    numeric = all(is_number(r[column]) for r in present)
+    numeric = all(finite(r[column]) for r in present)
     present.sort(key=lambda r: r[column] if numeric else str(r[column]).lower(), reverse=descending)
     return present + missing
 

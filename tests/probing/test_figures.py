@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from datasets.vocabulary import CLASS_COLOURS
 from probing.report import figures
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -93,7 +94,7 @@ def test_class_boxes_take_the_class_colours_and_names():
     root = parse(figures.class_box_plot(data, "Affinity by class", class_labels={"idiomatic": "Idiomatic"}))
 
     fills = [g.find(f"{SVG}rect").get("fill") for g in groups(root, "box")]
-    assert fills == [figures.CLASS_COLOURS["idiomatic"], figures.CLASS_COLOURS["compositional"]]
+    assert fills == [CLASS_COLOURS["idiomatic"], CLASS_COLOURS["compositional"]]
     assert "Idiomatic" in texts(root)
 
 
