@@ -132,35 +132,24 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
 
 
 class RatingSerializer(serializers.ModelSerializer):
+    """One rating with where it comes from: the columns of the ratings export (``exports.RATING_FIELDS``)."""
+
     campaign = serializers.CharField(source="item.campaign.slug", read_only=True)
+    rating_id = serializers.IntegerField(source="id", read_only=True)
+    item_id = serializers.IntegerField(read_only=True)
+    annotator_id = serializers.IntegerField(read_only=True)
     role = serializers.CharField(source="item.role", read_only=True, help_text=f"One of: {ROLES}.")
     compound = serializers.CharField(source="item.compound.text", read_only=True)
     language = serializers.CharField(source="item.compound.language", read_only=True)
-    sentence = serializers.IntegerField(source="item.sentence_id", read_only=True, allow_null=True)
+    sentence_id = serializers.IntegerField(source="item.sentence_id", read_only=True, allow_null=True)
+    sentence_slot = serializers.IntegerField(source="item.sentence.slot", read_only=True, allow_null=True)
     platform = serializers.CharField(source="annotator.platform", read_only=True)
     external_id = serializers.CharField(source="annotator.external_id", read_only=True)
     paraphrases = serializers.SlugRelatedField(slug_field="text", many=True, read_only=True)
 
     class Meta:
         model = Rating
-        fields = [
-            "id",
-            "campaign",
-            "item",
-            "role",
-            "compound",
-            "language",
-            "sentence",
-            "annotator",
-            "platform",
-            "external_id",
-            "head_score",
-            "modifier_score",
-            "compound_score",
-            "seconds",
-            "created_at",
-            "paraphrases",
-        ]
+        fields = exports.RATING_FIELDS
 
 
 class ExportQuerySerializer(serializers.Serializer):
@@ -309,7 +298,7 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return (
-            Rating.objects.select_related("item__campaign", "item__compound", "annotator")
+            Rating.objects.select_related("item__campaign", "item__compound", "item__sentence", "annotator")
             .prefetch_related(Prefetch("paraphrases", queryset=SuggestedParaphrase.objects.order_by("position")))
             .order_by("created_at", "id")
         )

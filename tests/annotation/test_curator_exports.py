@@ -148,7 +148,8 @@ def test_api_ratings_filter_by_campaign(curator_client, campaigns):
     assert everything["count"] == 5
     for key in (campaign.slug, str(campaign.pk)):
         data = curator_client.get(url, {"campaign": key}).json()
-        assert sorted(row["id"] for row in data["results"]) == sorted(expected_ratings(campaign))
+        assert sorted(row["rating_id"] for row in data["results"]) == sorted(expected_ratings(campaign))
+        assert list(data["results"][0]) == exports.RATING_FIELDS  # the export's columns, in its order
     [row] = curator_client.get(url, {"campaign": other.slug}).json()["results"]
     assert row["external_id"] == "zed" and row["paraphrases"] == ["elsewhere"] and row["campaign"] == other.slug
 
