@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import asdict
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,7 +25,6 @@ from django.utils import timezone
 from core.memory import paused_gc
 from core.shards import (
     JobDone,
-    beating,
     claim_or_fail,
     complete_shard,
     finish_job,
@@ -33,30 +32,21 @@ from core.shards import (
     release_shard,
     resume_job,
 )
-from probing.embedding.base import EmbedConfig, check_sweep
 from probing.embedding.network import RefusedRequest
 from probing.embedding.sources import RefusedSource
-from probing.measures.similarity import VectorTable
-from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash, identity_hash
+from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash
 from probing.report.build import build_report
-from probing.run.cache import DatabaseVectorCache, run_memo, stored_bytes
-from probing.run.engine import CacheKeys, embed_all
-from probing.run.loading import NEUTRAL_PATTERN, model_backend, release_probes
+from probing.run.cache import run_memo
+from probing.run.loading import NEUTRAL_PATTERN, release_probes
 from probing.run.provenance import environment, model_origin
-from probing.run.shard_results import measure_shard
-from probing.run.sharding import ShardPlan, plan_shards
+from probing.run.sharding import plan_shards
+from probing.run.vectors import ProbeError, measure_shard_vectors
 from releases.models import Release
 
 log = logging.getLogger(__name__)
 
 SHARD_SIZE = 50  # compounds per shard: about 1,300 texts, ten seconds on a CPU for MiniLM; per-task costs stay small
-BORROW_WAIT = 60.0  # seconds a shard waits for the running shard that owns a text it needs (then embeds it)
-BORROW_POLL = 0.5
 PROGRESS_EVERY = 1.0  # seconds between live progress writes of a shard
-
-
-class ProbeError(ValueError):
-    """A run that cannot be started, resumed or finished as asked; the message says why."""
 
 
 # --- models -----------------------------------------------------------------------------------
@@ -183,7 +173,7 @@ def run_shard(run_id: int, index: int) -> bool:
     try:
         # The rows read from the cache and the tables made of them form no cycles (core.memory).
         with heartbeat(shard), paused_gc():
-            result, stats = _measure(run, shard)
+            result, stats = measure_shard_vectors(run, shard, _progress(shard.pk))
     except (ProbeError, RefusedSource, RefusedRequest) as error:
         # A model the rules refuse stays refused: the run fails with the reason, no retry.
         fail_run(run_id, f"shard {index}: {error}")
@@ -192,66 +182,6 @@ def run_shard(run_id: int, index: int) -> bool:
         release_shard(shard, f"{type(error).__name__}: {error}")
         raise
     return _record_shard(run_id, shard.pk, result, stats, time.monotonic() - started)
-
-
-def _measure(run: ProbeRun, shard: ProbeShard) -> tuple[dict, object]:
-    """The shard's result (raw cosines, stats, model identity, worker) and its embedding stats."""
-    probes = release_probes(run.release)
-    pairs, context = probes.select(shard.compounds)
-    items = probes.items(shard.compounds)
-    backend = model_backend(run.model)
-    identity = backend.identity()
-    expected = run.provenance.get("model_identity")
-    if expected and expected != identity:
-        raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
-    config = EmbedConfig.from_dict(run.config)
-    try:
-        layers = check_sweep(backend, config)
-    except ValueError as error:
-        raise ProbeError(f"model {run.model.name}: {error}") from None
-    cache = DatabaseVectorCache(identity_hash(identity), layer_dtype=config.sweep_storage, run=run.pk)
-    own, borrowed = ShardPlan.from_dict(shard.plan).split(items)
-    vectors, stats = embed_all(backend, own, config, cache, on_progress=_progress(shard.pk))
-    if borrowed:
-        found, stats.borrowed, extra = _borrow(run.pk, borrowed, backend, config, cache)
-        vectors.update(found)
-        stats.embedded += extra
-    # Raw cosines only: standardisation needs the whole run's vectors (finish_run).
-    result = measure_shard(pairs, context, VectorTable.from_vectors(vectors, items), layers)
-    cache_bytes = sum(stored_bytes(vectors[item], config.sweep_storage) for item in own)
-    result |= {
-        "stats": {**asdict(stats), "cache_bytes": cache_bytes},
-        "identity": identity,
-        "worker": environment(),
-    }
-    return result, stats
-
-
-def _borrow(run_id: int, borrowed: list[tuple], backend, config, cache) -> tuple[dict, int, int]:
-    """Vectors of items whose texts earlier shards own: from the cache, waiting while an owner is still running.
-
-    Returns (vectors, how many were read, how many were embedded here): an owner that is not
-    running (pending, failed, silent for BORROW_WAIT seconds, or whose worker stopped beating) is not waited for.
-    """
-    key_of = CacheKeys(backend.identity(), config)
-    keys = {item: key_of(item) for item, _ in borrowed}
-    owners = dict(borrowed)
-    found: dict = {}
-    deadline = time.monotonic() + BORROW_WAIT
-    while True:
-        hits = cache.get_many([key for item, key in keys.items() if item not in found])
-        found |= {item: hits[key] for item, key in keys.items() if key in hits}
-        missing = [item for item in keys if item not in found]
-        owners_running = ProbeShard.objects.filter(
-            beating(), run_id=run_id, index__in={owners[item] for item in missing}
-        )
-        if not missing or time.monotonic() > deadline or not owners_running.exists():
-            break
-        time.sleep(BORROW_POLL)
-    read = len(found)
-    if missing:
-        found |= embed_all(backend, missing, config, cache)[0]
-    return found, read, len(missing)
 
 
 class MixedWeights(ProbeError):
@@ -380,10 +310,22 @@ def resume_run(run: ProbeRun) -> list[int]:
     return pending
 
 
-def run_inline(run: ProbeRun) -> ProbeRun:
-    """Process every unfinished shard of ``run`` in this process (no worker), then finish it."""
+def run_inline(run: ProbeRun, on_shard: Callable[[ProbeRun], None] | None = None) -> ProbeRun:
+    """Process every unfinished shard of ``run`` in this process (no worker), then finish it.
+
+    A shard that raises fails the run with the reason (a worker would retry; here nobody would).
+    ``on_shard`` sees the run's progress after each shard.
+    """
     for index in run.shards.exclude(status=ProbeShard.DONE).order_by("index").values_list("index", flat=True):
-        run_shard(run.pk, index)
+        try:
+            run_shard(run.pk, index)
+        except Exception as error:
+            fail_run(run.pk, f"shard {index}: {type(error).__name__}: {error}")
+        run.refresh_from_db(fields=ProbeRun.PROGRESS_FIELDS)
+        if on_shard is not None:
+            on_shard(run)
+        if run.is_finished:
+            break
     run.refresh_from_db()
     if run.status == ProbeRun.Status.RUNNING and run.shards_done >= run.shards_total:
         finish_run(run)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from probing import actions
+from probing.run import vectors
 from probing.actions import create_probe_run, run_inline, run_shard
 from probing.embedding.base import TextSpan
 from probing.models import CachedVectors, ProbeRun, ProbeShard
@@ -41,7 +41,7 @@ class SpyBackend:
 def spy(tmp_path, monkeypatch):
     model = register_tiny_bert(tmp_path / "tiny-bert")
     spy = SpyBackend(model_backend(model))
-    monkeypatch.setattr(actions, "model_backend", lambda model: spy)
+    monkeypatch.setattr(vectors, "model_backend", lambda model: spy)
     spy.model = model
     return spy
 

@@ -8,7 +8,7 @@ from celery import current_app
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, run_shard
+from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, run_inline
 from probing.management.commands.register_model import json_object
 from probing.models import EmbeddingModel, ProbeRun
 from probing.report.build import human_score_note
@@ -86,7 +86,7 @@ class Command(BaseCommand):
             f"{run.texts_total} texts" + ("" if options["inline"] else f", queue {run.queue}")
         )
         if options["inline"]:
-            run = self._inline(run)
+            run = run_inline(run, on_shard=self._show)
         elif options["wait"]:
             run = self._wait(run, options["timeout"])
         self.stdout.write(str(run.pk))
@@ -108,18 +108,6 @@ class Command(BaseCommand):
         if release is None:
             raise CommandError(f"--release {version}: no such release")
         return release
-
-    def _inline(self, run: ProbeRun) -> ProbeRun:
-        for index in run.shards.order_by("index").values_list("index", flat=True):
-            try:
-                run_shard(run.pk, index)
-            except Exception as error:  # a worker would retry; here the run fails with the reason
-                fail_run(run.pk, f"shard {index}: {type(error).__name__}: {error}")
-            run.refresh_from_db(fields=ProbeRun.PROGRESS_FIELDS)
-            self._show(run)
-            if run.is_finished:
-                break
-        return run
 
     def _wait(self, run: ProbeRun, timeout: float) -> ProbeRun:
         deadline = time.monotonic() + timeout
