@@ -1,7 +1,7 @@
 """Text with control characters is refused at the door: a 400 that names the field, never a 500.
 
 PostgreSQL cannot store NUL in text, and no field of the workbench has a use for the other C0
-control characters; a NUL that reached a query used to end as a server error. One middleware,
+control characters; a NUL that reached a query would end as a server error. One middleware,
 before the session is read (a session cookie is text too), looks at every text a request brings
 that the app may read: the path, query parameter names and values, form fields and uploaded files'
 names, JSON bodies (every string and key), cookies and the other header values.

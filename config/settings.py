@@ -276,7 +276,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
 }
 
-# --- Security: HTTPS, cookies, Content-Security-Policy, login throttling (issue 13) ------------
+# --- Security: HTTPS, cookies, Content-Security-Policy, login throttling -----------------------
 # Behind a TLS proxy, WORKBENCH_HTTPS=true turns on the HTTPS redirect, secure cookies and a year
 # of HSTS; each also has its own variable. README "Production" lists them.
 WORKBENCH_HTTPS = env_bool("WORKBENCH_HTTPS", False)

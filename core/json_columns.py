@@ -1,14 +1,14 @@
 """A JSON encoder for the large JSON columns (probe reports, shard results), through orjson.
 
-A full-release probe report is megabytes of numbers: the standard ``json`` module spends about a
-tenth of a warm probe run turning them into text, orjson a tenth of that. ``FastJSONEncoder`` is
+A full-release probe report is megabytes of numbers, and the standard ``json`` module is slow at
+turning them into text; orjson is much faster. ``FastJSONEncoder`` is
 what such a ``JSONField`` takes as ``encoder``: Django calls ``json.dumps(value, cls=encoder)``,
 which asks the encoder for ``encode``, done here by orjson. What is stored parses to the values
 the field's default encoder would have stored:
 
 - numbers keep their shortest round-trip form; numpy scalars and arrays are numbers and lists;
 - dictionary keys that are not strings (ints, floats, bools, None) become strings, as ``json`` makes them;
-- dates, times, decimals, lazy strings and the rest go through ``DjangoJSONEncoder.default``, as before;
+- dates, times, decimals, lazy strings and the rest go through ``DjangoJSONEncoder.default``;
 - one difference: NaN and infinities are written as null. ``json`` writes them as ``NaN``, which is
   not JSON (PostgreSQL's jsonb refuses it, SQLite keeps it as text); the reports store a missing
   value as None already, and null is what any JSON reader can take.

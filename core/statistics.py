@@ -51,7 +51,7 @@ def spearman(x: Iterable, y: Iterable) -> Correlation:
 
     The same numbers as ``scipy.stats.spearmanr`` (Pearson's r of the average ranks; p from Student's
     t with n - 2 degrees of freedom), computed directly: reports run it thousands of times, and
-    spearmanr's general machinery costs twenty times the arithmetic.
+    spearmanr's general machinery costs far more than the arithmetic (``benchmarks/analytics.py``).
     """
     a, b = numbers(x), numbers(y)
     if len(a) != len(b):

@@ -14,7 +14,7 @@ def bar_chart(
     counts: Sequence[int], labels: Sequence[str], title: str, width: int = 280, height: int = 150
 ) -> SafeString:
     """Vertical bars with their counts above and labels below; ``title`` is the accessible name."""
-    # Text at 12-13 px: the 9 px labels of the first version were hard to read at 100 % zoom.
+    # Text at 12-13 px: smaller labels are hard to read at 100 % zoom.
     top, bottom, left = 18, 20, 4
     plot_h = height - top - bottom
     n = max(len(counts), 1)

@@ -6,7 +6,7 @@ Each candidate word is put in place of the compound's word in every sentence the
 has, and the substituted sentence is compared with the original by an injected
 ``Similarity`` (the platform's sentence-embedding model on the Django side, a fake in
 tests). Every sentence of a compound goes to the model in one call. Without a model the
-candidates keep their lexicon order (sense rank, then frequency), as before.
+candidates keep their lexicon order (sense rank, then frequency).
 
 Both sentences of a pair carry the compound in its dictionary form ("trepidação sísmico"
 against "abalo sísmico" in the same sentence), so that only the replaced word differs,

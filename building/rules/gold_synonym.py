@@ -2,17 +2,15 @@
 
 NCIMP's NC_Syn is the annotators' most frequent paraphrase. Counted raw, "terremoto" and
 "terremotos" (or "the parking lot" and "parking lots") split one proposal's votes, and most
-compounds end in a tie that used to be broken alphabetically. Here paraphrases are grouped by a
-key that ignores case, accents, number and leading articles before counting, and a tie is broken
-in this order: how often the paraphrase was proposed for the compound's sentences (token level),
-then which was proposed first (the order the paraphrases were recorded: a file's own order).
+compounds end in a tie. Here paraphrases are grouped by a key that ignores case, accents, number
+and leading articles before counting, and a tie is broken in this order: how often the
+paraphrase was proposed for the compound's sentences (token level), then which was proposed
+first (the order the paraphrases were recorded: a file's own order).
 
-The last rule is what the NCIMP experts did. Measured against their NC_Syn in the NCIMP neutral
-files (``benchmarks/variant_quality.py --all``, development / held-out halves), breaking the
-remaining ties by the more common word, as this module did before, matched the experts for
-25.6% / 31.1% of the Portuguese compounds and 20.7% / 18.6% of the English ones; by the first
-proposed, 45.6% / 40.0% and 20.7% / 26.4%. The language's frequency of each candidate is still
-shown to the curator. The pick keeps its reason and its runners-up.
+The last rule is what the NCIMP experts did: it matches their NC_Syn more often than breaking
+ties by the more common word (``benchmarks/variant_quality.py --all`` measures it). The
+language's frequency of each candidate is still shown to the curator. The pick keeps its reason
+and its runners-up.
 """
 
 from __future__ import annotations

@@ -170,7 +170,7 @@ def _portuguese(
     either = old.gender if old else None
     phrase = agreement.agree_phrase(replacement, morphology, plural=plural, either=either, head=head)
     if agreement.head_index(replacement.split(), morphology, head) is None:
-        return None  # flagged the old way: the dictionary does not know the head
+        return None  # only flagged: the dictionary does not know the head
     if old is None:
         # Without the old head's gender the words around it cannot be told apart from
         # others ("a" the article or the preposition): only the replacement is made to agree.
