@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from probing.run import vectors
 from probing.actions import create_probe_run, run_inline, run_shard
 from probing.embedding.base import TextSpan
 from probing.models import CachedVectors, ProbeRun, ProbeShard
+from probing.run import vectors
 from probing.run.loading import model_backend, release_probes
 from probing.run.sharding import ShardPlan, plan_shards
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
