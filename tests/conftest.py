@@ -279,3 +279,26 @@ def page(chromium_launch_options, monkeypatch):
             browser.close()
             # Close the connection Django handed this thread, or PostgreSQL cannot drop the test database.
             connections.close_all()
+
+
+# A compound with variants to review, and Alice, a curator: the review, release and dataset page tests share them.
+
+
+@pytest.fixture
+def data():
+    from tests.building.review_factories import make_review_compound
+
+    return make_review_compound()
+
+
+@pytest.fixture
+def alice():
+    from tests.building.review_factories import make_curator
+
+    return make_curator("alice")
+
+
+@pytest.fixture
+def curator_client(client, alice):
+    client.force_login(alice)
+    return client

@@ -8,7 +8,7 @@ from annotation.crowd.journey import campaign_counts
 from annotation.models import Campaign, Item
 from annotation.setup_actions import add_check_item, add_items, remove_check_item
 from tests.annotation.test_views import GOOD, current_token, enter, make_campaign, url
-from tests.web.factories import make_compound, make_sentence
+from tests.datasets.factories import make_compound, make_sentence
 
 
 @pytest.mark.django_db

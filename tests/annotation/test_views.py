@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating
 from annotation.setup_actions import add_items
-from tests.web.factories import make_collection, make_compound, make_sentence
+from tests.datasets.factories import make_collection, make_compound, make_sentence
 
 PROLIFIC = {"PROLIFIC_PID": "pid-1", "STUDY_ID": "study-9", "SESSION_ID": "sess-3"}
 GOOD = {"head_score": "0", "modifier_score": "4", "compound_score": "1"}

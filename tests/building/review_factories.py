@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Compound, Variant
-from tests.web.factories import make_compound, make_sentence, make_variant
+from tests.datasets.factories import make_compound, make_sentence, make_variant
 
 AGREEMENT_FLAG = "agreement: 'an' before 'keen person' may need 'a'"
 

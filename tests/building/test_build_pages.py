@@ -13,7 +13,7 @@ from building.models import BuildJob, FrequencyTable
 from building.tasks import start_corpus_count
 from core.permissions import CURATORS_GROUP
 from datasets.models import Compound
-from tests.web.factories import make_compound
+from tests.datasets.factories import make_compound
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,7 @@ from building.tasks import (
     start_corpus_count,
 )
 from datasets.models import Compound
-from tests.web.factories import make_compound
+from tests.datasets.factories import make_compound
 
 pytestmark = pytest.mark.django_db
 

@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from building.models import BuildJob
+from building.rules.inflection import pluralise
+from building.rules.sentence_words import at_sentence_start, capitalise_first
 from building.tasks import start_generation_job
 from building.variants.generation import generate_variants
 from building.variants.jobs import run_generation_batch
@@ -86,15 +88,22 @@ def test_front_man_gets_the_minimal_pairs_of_table_1():
 def test_every_variant_span_is_exactly_its_replacement():
     beaver = make_compound(
         "eager beaver", "eager", "beaver", gold="hard worker",
-        sentences=["An eager beaver like her never stops.", "Those eager beavers stayed late."],
+        sentences=["An eager beaver like her never stops.", "Those eager beavers stayed late.", "Eager beavers never rest."],
     )  # fmt: skip
     generate_variants([beaver])
     found = Variant.objects.filter(sentence__compound=beaver)
     assert found.count() > 100
+    plural = capitalised = 0
     for variant in found:
-        assert variant.text[variant.span_start : variant.span_end] == variant.details["replacement"] or (
-            variant.sentence.plural or variant.text[variant.span_start].isupper()
-        ), variant
+        # The replacement as the sentence's grammar wants it: in the plural in a plural sentence, with a
+        # capital at the start of a sentence (not a word shown alone); anything else in the span is a mistake.
+        expected = variant.details["replacement"]
+        if variant.sentence.plural:
+            expected, plural = pluralise(expected, "en")[0], plural + 1
+        if not variant.isolated and at_sentence_start(variant.text, variant.span_start):
+            expected, capitalised = capitalise_first(expected), capitalised + 1
+        assert variant.text[variant.span_start : variant.span_end] == expected, variant
+    assert plural > 20 and capitalised > 20  # both cases were checked, not skipped
     (syn,) = variants(beaver, vocabulary.SYNONYM_NC)
     assert syn.text == "A hard worker like her never stops."
     plural_syn = Variant.objects.get(

@@ -19,7 +19,7 @@ from building.variants.resources import GenerationOptions
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Variant
-from tests.web.factories import make_compound, make_sentence
+from tests.datasets.factories import make_compound, make_sentence
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import make_curator, make_review_compound
 from tests.conftest import REPO_ROOT
-from tests.web.factories import make_compound, make_sentence, make_variant
+from tests.datasets.factories import make_compound, make_sentence, make_variant
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = REPO_ROOT / "var" / "test-artifacts"

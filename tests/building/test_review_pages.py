@@ -13,7 +13,7 @@ from building.variants.curation import approve_variant, reject_variant
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import AGREEMENT_FLAG, make_annotator, make_curator, make_review_compound
-from tests.web.factories import make_compound, make_sentence, make_variant
+from tests.datasets.factories import make_compound, make_sentence, make_variant
 
 pytestmark = pytest.mark.django_db
 

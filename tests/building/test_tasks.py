@@ -3,7 +3,6 @@
 import os
 import subprocess
 import sys
-import time
 from io import StringIO
 from pathlib import Path
 
@@ -64,7 +63,6 @@ def test_the_embedded_broker_feeds_a_real_worker_process(tmp_path):
             "from building.tasks import fill_frequencies_task;"
             "print(fill_frequencies_task.delay('demo', 'pt').get(timeout=60))"
         )
-        started = time.monotonic()
         out = subprocess.run(
             [sys.executable, "-c", code],
             cwd=ROOT,
@@ -75,7 +73,6 @@ def test_the_embedded_broker_feeds_a_real_worker_process(tmp_path):
         )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "12"
-        assert time.monotonic() - started < 120
     finally:
         worker.terminate()
         worker.wait(timeout=30)

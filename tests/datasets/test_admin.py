@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from datasets.models import ImportRun
-from tests.web.factories import make_dataset
+from tests.datasets.factories import make_dataset
 
 pytestmark = pytest.mark.django_db
 

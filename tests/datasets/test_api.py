@@ -7,7 +7,7 @@ import yaml
 from django.core.management import call_command
 
 from datasets import vocabulary
-from tests.web.factories import make_compound, make_dataset, make_sentence, make_variant
+from tests.datasets.factories import make_compound, make_dataset, make_sentence, make_variant
 
 pytestmark = pytest.mark.django_db
 

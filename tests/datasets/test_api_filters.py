@@ -10,8 +10,8 @@ import yaml
 
 from probing.models import ProbeRun
 from tests.building.review_factories import make_curator
+from tests.datasets.factories import make_compound, make_dataset, make_sentence, make_variant
 from tests.probing.report_factories import make_model, make_release, make_run
-from tests.web.factories import make_compound, make_dataset, make_sentence, make_variant
 
 pytestmark = pytest.mark.django_db
 

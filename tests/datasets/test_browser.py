@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.building.review_factories import make_curator
-from tests.web.factories import make_compound, make_sentence, make_unavailable_sentence, make_variant
+from tests.datasets.factories import make_compound, make_sentence, make_unavailable_sentence, make_variant
 
 # The ``browser`` marker (tests/conftest.py) skips these tests when /usr/bin/chromium is missing, and
 # fails them under CI=true; ``chromium_launch_options`` launches Debian's Chromium headless, offline.

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from datasets import vocabulary
-from tests.web.factories import (
+from tests.datasets.factories import (
     make_compound,
     make_dataset,
     make_sentence,

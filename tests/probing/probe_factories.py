@@ -12,8 +12,8 @@ from datasets import vocabulary
 from probing.models import EmbeddingModel
 from releases.actions import create_release
 from releases.models import Release
+from tests.datasets.factories import make_compound, make_sentence, make_variant
 from tests.tiny_models import save_tiny_bert, words_of
-from tests.web.factories import make_compound, make_sentence, make_variant
 
 # compound, gold synonym, class, type score, token score
 COMPOUNDS = [

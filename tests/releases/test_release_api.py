@@ -17,7 +17,7 @@ from datasets.models import Compound
 from releases.actions import create_release
 from releases.models import Release, ReleaseFile
 from tests.building.review_factories import make_annotator
-from tests.web.factories import make_dataset
+from tests.datasets.factories import make_dataset
 
 pytestmark = pytest.mark.django_db
 

@@ -119,7 +119,7 @@ def test_the_demo_path_approves_unflagged_variants_and_releases_once(tmp_path):
     from django.contrib.auth import get_user_model
 
     from building.models import VariantChange
-    from tests.web.factories import make_compound, make_sentence, make_variant
+    from tests.datasets.factories import make_compound, make_sentence, make_variant
 
     admin = get_user_model().objects.create_superuser("admin", "a@b.c", "pw")
     sentence = make_sentence(make_compound("eager beaver"))

@@ -20,7 +20,7 @@ from datasets.models import Compound, Variant
 from releases.actions import create_release
 from releases.models import Release, ReleaseFile
 from tests.building.review_factories import make_annotator
-from tests.web.factories import make_collection, make_compound, make_dataset, make_sentence
+from tests.datasets.factories import make_collection, make_compound, make_dataset, make_sentence
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from datasets import vocabulary
 from datasets.models import Variant
 from tests.building.review_factories import make_curator
-from tests.web.factories import make_compound, make_sentence
+from tests.datasets.factories import make_compound, make_sentence
 
 LIST_ENDPOINTS = [
     "/api/compounds/",

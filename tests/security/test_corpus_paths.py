@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from building.models import BuildJob, FrequencyTable
 from tests.building.review_factories import make_curator
-from tests.web.factories import make_compound
+from tests.datasets.factories import make_compound
 
 pytestmark = pytest.mark.django_db
 

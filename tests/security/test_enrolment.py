@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from annotation.models import Annotator, Campaign
 from annotation.setup_actions import add_items
-from tests.web.factories import make_collection, make_compound, make_sentence
+from tests.datasets.factories import make_collection, make_compound, make_sentence
 
 PROLIFIC = {"PROLIFIC_PID": "pid-77", "STUDY_ID": "study-1", "SESSION_ID": "sess-2"}
 MTURK = {"workerId": "A1B2", "assignmentId": "3X", "hitId": "H9"}
