@@ -247,7 +247,7 @@ MYTHES_PT = [
     if path.strip()
 ]
 
-# --- What the server may load (administrators; README "What administrators configure") --------
+# --- What the server may load (administrators; docs/configuration.md) ---------------------------
 # Curators register models and count corpora, but only from what is listed here.
 # Models load from these folders (real paths, symlinks followed), never from MEDIA_ROOT (uploads).
 # The bundled MiniLM ships inside the installed packages, like the code, so its folder is always listed.
@@ -278,7 +278,7 @@ LOGGING = {
 
 # --- Security: HTTPS, cookies, Content-Security-Policy, login throttling -----------------------
 # Behind a TLS proxy, WORKBENCH_HTTPS=true turns on the HTTPS redirect, secure cookies and a year
-# of HSTS; each also has its own variable. README "Production" lists them.
+# of HSTS; each also has its own variable. docs/deployment.md "Production" lists them.
 WORKBENCH_HTTPS = env_bool("WORKBENCH_HTTPS", False)
 SECURE_PROXY_SSL_HEADER = proxy_ssl_header(env_str("SECURE_PROXY_SSL_HEADER") or None)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", WORKBENCH_HTTPS)

@@ -4,7 +4,7 @@
 #   1. Debian packages (only as root with apt-get; a failure is a warning, not fatal),
 #   2. the virtualenv .venv (python3 -m venv),
 #   3. pip install --require-hashes -r requirements/lock/dev.txt: exact versions, every file
-#      checked against its sha256 (README: Reproducible installs); only when the lock changed
+#      checked against its sha256 (docs/deployment.md: Reproducible installs); only when the lock changed
 #      since the last successful install (hash kept in .venv/.requirements.sha256).
 #
 # Environment: PYTHON (default python3), WORKBENCH_REQUIREMENTS (a lock file, default

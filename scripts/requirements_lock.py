@@ -121,7 +121,7 @@ def problems(root: Path = ROOT) -> list[str]:
         if len(set(by_set.values())) > 1:
             found.append(f"{key} has different versions in the locks: {by_set}")
     if found:
-        found.append("refresh the locks with `make lock` (README: Reproducible installs)")
+        found.append("refresh the locks with `make lock` (docs/deployment.md: Reproducible installs)")
     return found
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every check CI runs: install, lint, format, the import contracts (.importlinter), migrations,
-# the lock files against the top-level requirements (offline), then the tests on 2 workers against the PostgreSQL and Redis that
-# scripts/services.py finds or starts.
+# the lock files against the top-level requirements (offline), the docs site (mkdocs --strict),
+# then the tests on 2 workers against the PostgreSQL and Redis that scripts/services.py finds or starts.
 #
 #   bash scripts/test.sh [PYTEST ARGS...]      e.g.  bash scripts/test.sh -k settings
 #
@@ -29,6 +29,7 @@ step "ruff format --check" ruff format --check .
 step "import contracts (lint-imports)" lint-imports --no-cache
 step "makemigrations --check" python manage.py makemigrations --check --dry-run
 step "lock up to date" python scripts/requirements_lock.py check
+step "docs (mkdocs build --strict)" env NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 printf "\n==> pytest -n %s\n" "${PYTEST_WORKERS:-2}"
 status=0
 pytest -n "${PYTEST_WORKERS:-2}" "$@" || status=$?

