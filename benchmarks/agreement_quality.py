@@ -6,8 +6,8 @@ Usage: .venv/bin/python benchmarks/agreement_quality.py [--data PATH/TO/shared/d
 Reads the NCIMP Portuguese naturalistic files, takes the head-synonym and WordsSyn variants
 in which the experts re-inflected the kept adjective or changed a word outside the compound
 ("os grandes abalos sísmicos" → "as grandes trepidações sísmicas"), realises the same
-substitution with ``building.rules.realise`` and the Hunspell pt_PT morphology, and counts the
-sentences where ours gives the experts' words (``building.rules.agreement_eval``), on all
+substitution with ``building.rules.grammar.realise`` and the Hunspell pt_PT morphology, and counts the
+sentences where ours gives the experts' words (``building.rules.grammar.agreement_eval``), on all
 compounds and on the development and held-out halves of the variant-quality benchmark's
 split. Prints up to ``--misses`` sentences where ours differs, then one JSON line.
 """
@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology  # noqa: E402
-from building.rules.agreement_eval import compounds_in, measure_agreement  # noqa: E402
 from building.rules.expert_comparison import DEV, HELD_OUT, compound_key, split_halves  # noqa: E402
+from building.rules.grammar.agreement_eval import compounds_in, measure_agreement  # noqa: E402
 
 
 def main() -> None:

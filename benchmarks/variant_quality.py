@@ -81,7 +81,7 @@ def span_text(item) -> str:
 def generated_of(compound, resources):
     """The generated replacements of one compound, read back from the database, as a ``Generated``."""
     from building.rules.expert_comparison import NATURALISTIC, NEUTRAL, Generated
-    from building.rules.words_syn import head_synonyms, modifier_synonyms
+    from building.rules.synonyms.words_syn import head_synonyms, modifier_synonyms
     from building.variants.planning import synonym_query
     from datasets import vocabulary
 

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from building.rules.gold_synonym import paraphrase_key, zipf
-from building.rules.inflection import is_portuguese
+from building.rules.grammar.inflection import is_portuguese
+from building.rules.synonyms.gold_synonym import paraphrase_key, zipf
 from datasets.formats.spans import TagError, fold, span_from_tags
 
 SPLIT_SEED = 17  # fixed before any tuning; changing it re-opens the held-out half

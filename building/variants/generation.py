@@ -15,10 +15,10 @@ from django.db.models import QuerySet
 
 from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
-from building.rules.agreement import Morphology, agree_phrase
-from building.rules.generic import generic_words
-from building.rules.inflection import is_portuguese
-from building.rules.realise import neutral, realise
+from building.rules.grammar.agreement import Morphology, agree_phrase
+from building.rules.grammar.inflection import is_portuguese
+from building.rules.grammar.realise import neutral, realise
+from building.rules.synonyms.generic import generic_words
 from building.variants.planning import IN_COMPOUND, plan_compound
 from building.variants.resources import GenerationOptions, Resources, load_resources
 from core.database import analyze

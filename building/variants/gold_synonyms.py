@@ -2,7 +2,7 @@
 
 The rule (paraphrases grouped across case, accents, number and articles; ties broken by
 token-level proposals, then the first proposed; words on the language's offensive list never picked) is
-``building.rules.gold_synonym``; its reason and the
+``building.rules.synonyms.gold_synonym``; its reason and the
 runners-up are kept in ``Compound.gold_synonym_evidence`` for the curator. A curator's pick
 (``datasets.actions.choose_gold_synonym``) or a synonym an imported file gave is never overridden.
 """
@@ -10,8 +10,8 @@ runners-up are kept in ``Compound.gold_synonym_evidence`` for the curator. A cur
 from __future__ import annotations
 
 from building.counts.frequency import per_million
-from building.rules.gold_synonym import pick_gold_synonym
-from building.rules.offensive import word_list
+from building.rules.synonyms.gold_synonym import pick_gold_synonym
+from building.rules.synonyms.offensive import word_list
 from datasets import vocabulary
 from datasets.models import Compound
 

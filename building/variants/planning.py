@@ -12,12 +12,12 @@ from collections.abc import Iterable, Sequence
 
 from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
-from building.rules.generic import generic_replacements, generic_words
-from building.rules.inflection import pt_agreement_flags
-from building.rules.layout import WordNotInCompound
-from building.rules.pools import modifier_kind, natural_for
-from building.rules.synonym_lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive
-from building.rules.words_syn import (
+from building.rules.grammar.inflection import pt_agreement_flags
+from building.rules.random.pools import modifier_kind, natural_for
+from building.rules.synonyms.generic import generic_replacements, generic_words
+from building.rules.synonyms.layout import WordNotInCompound
+from building.rules.synonyms.lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive
+from building.rules.synonyms.words_syn import (
     SynonymQuery,
     head_synonyms,
     lone_synonyms,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from building.rules.synonym_lookup import lookup_synonyms
+from building.rules.synonyms.lookup import lookup_synonyms
 from building.variants.generation import generate_variants
 from building.variants.resources import GenerationOptions, open_lexicon
 from datasets import vocabulary

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from building.models import BuildJob
-from building.rules.inflection import pluralise
-from building.rules.sentence_words import at_sentence_start, capitalise_first
+from building.rules.grammar.inflection import pluralise
+from building.rules.grammar.sentence_words import at_sentence_start, capitalise_first
 from building.tasks import start_generation_job
 from building.variants.generation import generate_variants
 from building.variants.jobs import run_generation_batch

@@ -3,7 +3,7 @@
 import pytest
 
 from building.lexicon.base import Synonym
-from building.rules.words_syn import SynonymQuery, head_synonyms, scored_in_context
+from building.rules.synonyms.words_syn import SynonymQuery, head_synonyms, scored_in_context
 from building.variants.sentence_similarity import SentenceSimilarity, covers, model_folder
 from tests.tiny_models import save_tiny_bert, words_of
 

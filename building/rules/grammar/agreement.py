@@ -27,8 +27,8 @@ from building.lexicon.portuguese_morphology import (
     NOUNS,
     Analysis,
 )
-from building.rules.inflection import PT_PREPOSITIONS, Flags, pluralise
-from building.rules.sentence_words import same_case
+from building.rules.grammar.inflection import PT_PREPOSITIONS, Flags, pluralise
+from building.rules.grammar.sentence_words import same_case
 
 # How far agreement reaches: "em todas as suas grandes trepidações sísmicas fortes".
 WORDS_BEFORE = 4

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from building.lexicon.portuguese_morphology import ADJECTIVES, NOUNS
-from building.rules.agreement import Morphology
-from building.rules.inflection import pt_adjective_lemma, singular_word
-from building.rules.realise import realise
+from building.rules.grammar.agreement import Morphology
+from building.rules.grammar.inflection import pt_adjective_lemma, singular_word
+from building.rules.grammar.realise import realise
 
 KINDS = {"synonym head": "head", "synonym both": "both"}
 FILES = ("naturalistics_examplesent1.csv", "naturalistics_examplesent2.csv", "naturalistics_examplesent3.csv")

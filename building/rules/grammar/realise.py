@@ -4,7 +4,7 @@ A minimal pair changes only the compound ("an eager beaver" → "a hard worker")
 grammar forces is done here: the compound's number, a capital at the start of a
 sentence, and the English article right before it. Portuguese agreement (gender and number
 of the replacement's adjectives and of the determiners and adjectives around it) is
-rewritten from a morphological dictionary when one is given (``building.rules.agreement``);
+rewritten from a morphological dictionary when one is given (``building.rules.grammar.agreement``);
 without one, or for a word it does not know, it is only flagged: a wrong automatic fix
 ("um água") is worse than a visible note.
 
@@ -17,21 +17,21 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from building.rules import agreement
-from building.rules.inflection import (
+from building.rules.grammar import agreement
+from building.rules.grammar.inflection import (
     Flags,
     article,
     guess_gender,
     is_portuguese,
     pluralise,
 )
-from building.rules.sentence_words import (
+from building.rules.grammar.sentence_words import (
     Span,
     same_case,
     words_after,
     words_before,
 )
-from building.rules.surroundings import agreement_flags, english_determiner, match_capital, occurs_in_plural
+from building.rules.grammar.surroundings import agreement_flags, english_determiner, match_capital, occurs_in_plural
 
 __all__ = ["Realised", "article", "guess_gender", "neutral", "pluralise", "realise"]
 

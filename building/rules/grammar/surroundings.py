@@ -8,12 +8,12 @@ replacement where a compound was: what to fix (an English article) and what only
 
 from __future__ import annotations
 
-from building.rules.inflection import (
+from building.rules.grammar.inflection import (
     PT_PREPOSITIONS,
     article,
     guess_gender,
 )
-from building.rules.sentence_words import (
+from building.rules.grammar.sentence_words import (
     Span,
     at_sentence_start,
     capitalise_first,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from building.rules.layout import Replacement, locate
-from building.rules.synonym_lookup import language_key
+from building.rules.synonyms.layout import Replacement, locate
+from building.rules.synonyms.lookup import language_key
 from datasets import vocabulary
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from annotation.analysis.paraphrases import normalise
-from building.rules.inflection import is_portuguese, singular_word
+from building.rules.grammar.inflection import is_portuguese, singular_word
 from datasets.formats.spans import fold
 
 ARTICLES = {

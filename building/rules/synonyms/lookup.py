@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from building.lexicon.base import ADJECTIVE, NOUN, Lexicon, Synonym, preferred_pos
-from building.rules.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
-from building.rules.offensive import OffensiveWords
+from building.rules.grammar.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
+from building.rules.synonyms.offensive import OffensiveWords
 
 # Which part of speech to look a modifier up as, when the lexicon uses it in both equally.
 MODIFIER_POS = {"en": (NOUN, ADJECTIVE), "pt": (ADJECTIVE, NOUN)}

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from building.lexicon.base import Synonym
-from building.rules.context_fit import ContextFit, Similarity, context_fit, contexts_of
-from building.rules.layout import Layout, Replacement, locate
+from building.rules.synonyms.context_fit import ContextFit, Similarity, context_fit, contexts_of
+from building.rules.synonyms.layout import Layout, Replacement, locate
 from datasets import vocabulary
 from datasets.formats.spans import Span, fold
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from building.rules.agreement import agree_phrase, head_index
-from building.rules.realise import Realised, neutral, realise
+from building.rules.grammar.agreement import agree_phrase, head_index
+from building.rules.grammar.realise import Realised, neutral, realise
 
 
 def replace(sentence: str, occurrence: str, replacement: str, morphology, **kwargs) -> Realised:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from building.rules.agreement_eval import FILES, compounds_in, measure_agreement
+from building.rules.grammar.agreement_eval import FILES, compounds_in, measure_agreement
 
 HEADER = ["compound", "original sentence", "original head only", "synonym head", "synonym both"]
 

@@ -3,9 +3,15 @@
 import pytest
 
 from building.lexicon.base import Synonym
-from building.rules.context_fit import Context, context_fit, contexts_of
-from building.rules.layout import locate
-from building.rules.words_syn import SynonymQuery, head_synonyms, modifier_synonyms, scored_in_context, words_syn
+from building.rules.synonyms.context_fit import Context, context_fit, contexts_of
+from building.rules.synonyms.layout import locate
+from building.rules.synonyms.words_syn import (
+    SynonymQuery,
+    head_synonyms,
+    modifier_synonyms,
+    scored_in_context,
+    words_syn,
+)
 
 SENTENCE = ("The band's front man sang all night.", (11, 20))
 FREQUENCY = {"serviceman": 3.0, "human": 200.0, "leader": 50.0, "forepart": 0.5, "lead": 80.0}

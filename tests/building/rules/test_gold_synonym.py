@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from building.rules.gold_synonym import paraphrase_key, pick_gold_synonym
+from building.rules.synonyms.gold_synonym import paraphrase_key, pick_gold_synonym
 
 ZIPF = {"terremoto": 3.9, "sismo": 3.2, "abalo sísmico": 2.1, "tremor": 3.5, "parking lot": 4.1, "car lot": 2.0}
 
@@ -55,7 +55,7 @@ def test_the_pick_reads_in_the_singular_without_its_article():
 
 
 def test_an_offensive_paraphrase_is_never_the_gold_synonym_however_often_proposed():
-    from building.rules.offensive import word_list
+    from building.rules.synonyms.offensive import word_list
 
     # NCTTI's crowd proposed "slut" for "loose woman" most often: the release must not carry it.
     paraphrases = [("slut", 5), ("promiscuous woman", 3), ("easy woman", 1)]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from building.rules.inflection import article, guess_gender, pluralise
+from building.rules.grammar.inflection import article, guess_gender, pluralise
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_an_unknown_language_is_refused():
 
 
 def test_portuguese_adjectives_show_their_gender_and_lemma():
-    from building.rules.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
+    from building.rules.grammar.inflection import pt_adjective_gender, pt_adjective_lemma, pt_inflect_adjective
 
     assert [pt_adjective_gender(w) for w in ("alcoólica", "falsos", "doce", "solar")] == ["f", "m", None, None]
     assert pt_adjective_lemma("alcoólicas") == "alcoólico" and pt_adjective_lemma("doce") == "doce"
@@ -115,7 +115,7 @@ def test_portuguese_adjectives_show_their_gender_and_lemma():
 
 
 def test_an_adjective_that_disagrees_with_its_new_head_is_flagged():
-    from building.rules.inflection import pt_agreement_flags
+    from building.rules.grammar.inflection import pt_agreement_flags
 
     assert pt_agreement_flags("líquido", "alcoólica") == (
         "agreement: 'alcoólica' may need the masculine to agree with 'líquido'",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from building.counts.frequency import per_million
-from building.rules.offensive import OffensiveWords, word_list
-from building.rules.synonym_lookup import lookup_synonyms, without_offensive
-from building.rules.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
+from building.rules.synonyms.lookup import lookup_synonyms, without_offensive
+from building.rules.synonyms.offensive import OffensiveWords, word_list
+from building.rules.synonyms.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
 
 # What the generator proposed before issue 17, from English WordNet senses.
 OLD_GENERATOR_PRODUCED = {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from building.rules.realise import Realised, neutral, realise
+from building.rules.grammar.realise import Realised, neutral, realise
 
 
 def at(sentence: str, compound_as_it_occurs: str) -> tuple[int, int]:

@@ -4,10 +4,10 @@ import pytest
 
 from building.counts.frequency import per_million
 from building.lexicon.base import Synonym
-from building.rules.generic import generic_replacements, generic_variants
-from building.rules.layout import WordNotInCompound, locate
-from building.rules.synonym_lookup import lookup_synonyms
-from building.rules.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
+from building.rules.synonyms.generic import generic_replacements, generic_variants
+from building.rules.synonyms.layout import WordNotInCompound, locate
+from building.rules.synonyms.lookup import lookup_synonyms
+from building.rules.synonyms.words_syn import SynonymQuery, head_synonyms, lone_synonyms, modifier_synonyms, words_syn
 from datasets import vocabulary
 
 FREQUENCY = {"forepart": 0.5, "battlefront": 2.0, "figurehead": 1.0, "serviceman": 3.0, "human": 200.0, "homo": 4.0}
