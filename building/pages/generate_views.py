@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from building.models import BuildJob, FrequencyTable
-from building.rules.random.pools import PoolFileError, read_pool_data
+from building.rules.nc_rand.pools import PoolFileError, read_pool_data
 from building.storage import store_upload
 from building.tasks import start_generation_job
 from building.variants.resources import GenerationOptions

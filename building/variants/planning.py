@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
 from building.rules.grammar.inflection import pt_agreement_flags
-from building.rules.random.pools import modifier_kind, natural_for
+from building.rules.nc_rand.pools import modifier_kind, natural_for
 from building.rules.synonyms.generic import generic_replacements, generic_words
 from building.rules.synonyms.layout import WordNotInCompound
 from building.rules.synonyms.lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive

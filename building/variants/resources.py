@@ -17,9 +17,9 @@ from building.lexicon.openwordnet import OpenWordNetLexicon
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology
 from building.lexicon.wordnet import WordNetLexicon, open_wordnet
 from building.models import FrequencyTable
-from building.rules.random.corpus_phrases import noun_adjective_phrases
-from building.rules.random.pools import attested, read_pool_data, read_pool_file, with_frequencies
-from building.rules.random.random_match import MatchingPool
+from building.rules.nc_rand.corpus_phrases import noun_adjective_phrases
+from building.rules.nc_rand.pools import attested, read_pool_data, read_pool_file, with_frequencies
+from building.rules.nc_rand.random_match import MatchingPool
 from building.rules.synonyms.context_fit import Similarity
 from building.rules.synonyms.offensive import OffensiveWords, word_list
 from building.storage import StoredFile

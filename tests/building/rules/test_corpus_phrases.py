@@ -1,6 +1,6 @@
 """Noun-adjective phrases read from sentences: the Portuguese NC_Rand pool's real phrases."""
 
-from building.rules.random.corpus_phrases import noun_adjective_phrases
+from building.rules.nc_rand.corpus_phrases import noun_adjective_phrases
 
 
 def test_agreeing_noun_adjective_pairs_come_out_in_the_singular(pt_morphology):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from building.rules.random.pools import (
+from building.rules.nc_rand.pools import (
     ADJECTIVE_NOUN,
     NOUN_NOUN,
     PoolFileError,
@@ -15,7 +15,7 @@ from building.rules.random.pools import (
     split_compound,
     with_frequencies,
 )
-from building.rules.random.random_match import MatchingPool
+from building.rules.nc_rand.random_match import MatchingPool
 
 
 def write(tmp_path, name, content):

@@ -3,7 +3,7 @@
 import random
 
 from building.counts.frequency import Frequencies
-from building.rules.random.random_match import Candidate, MatchingPool, frequency_matched, unmatched
+from building.rules.nc_rand.random_match import Candidate, MatchingPool, frequency_matched, unmatched
 
 
 def candidate(text, f_avg):

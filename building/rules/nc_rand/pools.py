@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 
 from building.counts.frequency import Frequencies
 from building.lexicon.base import ADJECTIVE, Lexicon, preferred_pos
-from building.rules.random.random_match import Accept, Candidate
+from building.rules.nc_rand.random_match import Accept, Candidate
 
 _LETTERS = re.compile(r"[^\W\d_]")
 # Portuguese compounds are mostly head first ("água doce", "pé de moleque").
