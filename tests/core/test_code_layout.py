@@ -4,6 +4,7 @@ commands and tasks write only through actions, and no product module grows past 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -133,3 +134,21 @@ def test_no_product_module_is_over_400_lines():
         if "migrations" not in path.parts and (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     ]
     assert long == []
+
+
+def test_architecture_names_every_package_and_every_module_it_names_exists():
+    """The map stays true: every package of the apps is on it, and no file it names has moved away."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    packages = [
+        path.parent.relative_to(ROOT)
+        for app in APPS
+        for path in sorted((ROOT / app).rglob("__init__.py"))
+        if "migrations" not in path.parts and "management" not in path.parts and "templatetags" not in path.parts
+    ]
+    missing = [str(p) for p in packages if p.name + "/" not in text and f"`{p.name}`" not in text]
+    assert missing == [], "packages missing from ARCHITECTURE.md: " + ", ".join(missing)
+    named = set(re.findall(r"`([\w/]+\.py)`", text))
+    everywhere = [path for path in ROOT.rglob("*.py") if ".venv" not in path.parts and ".git" not in path.parts]
+    files = {path.name for path in everywhere} | {str(path.relative_to(ROOT)) for path in everywhere}
+    gone = sorted(name for name in named if name not in files and name.split("/")[-1] not in files)
+    assert gone == [], "ARCHITECTURE.md names files that do not exist: " + ", ".join(gone)
