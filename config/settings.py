@@ -321,6 +321,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimu
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_CLIENT_IP_CALLABLE = "config.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# No start-up banner ("AXES: BEGIN version ...") on every command's output; lockouts are still logged.
+AXES_VERBOSE = False
 # import_release reads at most this much (a folder, or a zip and what it inflates to).
 RELEASE_IMPORT_MAX_MB = env_int("RELEASE_IMPORT_MAX_MB", 512, minimum=1)
 # The API's rate limits count in this cache: Redis (CACHE_URL) when several processes serve.

@@ -53,7 +53,7 @@ python manage.py create_demo_admin
 say "approving the demo's unflagged variants as admin (flagged ones stay pending for review)"
 python manage.py approve_variants --user admin --collection demo
 say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, checksums)"
-python manage.py create_release --version 1.0.0 --languages en,pt --collections demo --user admin \
+python manage.py create_release --release 1.0.0 --languages en,pt --collections demo --user admin \
     --title "Idiomaticity Workbench demo" --publish --exist-ok
 
 ADMIN_PASSWORD="the password printed above"

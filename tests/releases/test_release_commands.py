@@ -53,7 +53,7 @@ def dataset() -> None:
 
 
 def test_create_release_prints_version_status_counts_and_checksum(dataset):
-    out = run("create_release", "--version", "1.0.0", "--languages", "en,pt", "--title", "First", "--publish")
+    out = run("create_release", "--release", "1.0.0", "--languages", "en,pt", "--title", "First", "--publish")
     release = Release.objects.get()
     assert "release 1.0.0 (published): en, pt" in out
     assert "en: 1 compounds (idiomatic 1), 1 sentences, 1 variants" in out
@@ -62,19 +62,19 @@ def test_create_release_prints_version_status_counts_and_checksum(dataset):
 
 
 def test_create_release_refuses_an_existing_version(dataset):
-    run("create_release", "--version", "1.0.0")
+    run("create_release", "--release", "1.0.0")
     with pytest.raises(CommandError, match="release 1.0.0 exists already"):
-        run("create_release", "--version", "1.0.0")
+        run("create_release", "--release", "1.0.0")
 
 
 def test_create_release_refuses_an_unknown_collection(dataset):
     with pytest.raises(CommandError, match="no collection nope"):
-        run("create_release", "--version", "1.0.0", "--collections", "nope")
+        run("create_release", "--release", "1.0.0", "--collections", "nope")
 
 
 def test_export_release_prints_every_file_with_its_sha256(dataset, tmp_path):
-    run("create_release", "--version", "1.0.0", "--publish")
-    out = run("export_release", "--version", "1.0.0", "--out", str(tmp_path / "out"))
+    run("create_release", "--release", "1.0.0", "--publish")
+    out = run("export_release", "--release", "1.0.0", "--out", str(tmp_path / "out"))
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_bytes())
     for entry in manifest["files"]:
         assert f"{entry['path']}" in out and entry["sha256"] in out
@@ -82,14 +82,14 @@ def test_export_release_prints_every_file_with_its_sha256(dataset, tmp_path):
 
 
 def test_export_release_of_an_unknown_version_lists_the_known_ones(dataset, tmp_path):
-    run("create_release", "--version", "1.0.0")
+    run("create_release", "--release", "1.0.0")
     with pytest.raises(CommandError, match=r"no release 2.0.0 \(releases: 1.0.0\)"):
-        run("export_release", "--version", "2.0.0", "--out", str(tmp_path))
+        run("export_release", "--release", "2.0.0", "--out", str(tmp_path))
 
 
 def test_import_release_prints_the_summary(dataset, tmp_path):
-    run("create_release", "--version", "1.0.0", "--publish")
-    run("export_release", "--version", "1.0.0", "--out", str(tmp_path / "out"))
+    run("create_release", "--release", "1.0.0", "--publish")
+    run("export_release", "--release", "1.0.0", "--out", str(tmp_path / "out"))
     out = run("import_release", str(tmp_path / "out"), "--collection", "copy")
     assert "release 1.0.0 → collection copy" in out
     assert "compounds    created      2" in out
@@ -100,8 +100,8 @@ def test_import_release_prints_the_summary(dataset, tmp_path):
 
 
 def test_import_release_rejects_a_tampered_export_naming_the_file(dataset, tmp_path):
-    run("create_release", "--version", "1.0.0", "--publish")
-    run("export_release", "--version", "1.0.0", "--out", str(tmp_path / "out"))
+    run("create_release", "--release", "1.0.0", "--publish")
+    run("export_release", "--release", "1.0.0", "--out", str(tmp_path / "out"))
     scores = tmp_path / "out" / "human_compositionality_scores.csv"
     scores.write_text(scores.read_text(encoding="utf-8").replace("1.0", "4.0"), encoding="utf-8")
     with pytest.raises(CommandError, match="human_compositionality_scores.csv: sha256 is .* but the manifest says"):
@@ -131,7 +131,7 @@ def test_the_demo_path_approves_unflagged_variants_and_releases_once(tmp_path):
     assert Variant.objects.get(pk=clean.pk).status == vocabulary.APPROVED
     assert Variant.objects.get(pk=flagged.pk).status == vocabulary.GENERATED
     assert VariantChange.objects.get().user == admin
-    call_command("create_release", "--version", "1.0.0", "--publish", stdout=StringIO())
+    call_command("create_release", "--release", "1.0.0", "--publish", stdout=StringIO())
     again = StringIO()
-    call_command("create_release", "--version", "1.0.0", "--publish", "--exist-ok", stdout=again)
+    call_command("create_release", "--release", "1.0.0", "--publish", "--exist-ok", stdout=again)
     assert "exists already (published): left as it is" in again.getvalue()

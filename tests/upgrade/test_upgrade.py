@@ -336,7 +336,7 @@ def test_a_database_made_by_the_old_layout_migrates_without_losing_a_row(base_tr
     assert seen["run"][:2] == ["done", "1.0.0"] and seen["run"][2] > 0
 
     # A release the new code builds from the same data has the same data files, byte for byte.
-    new("create_release", "--version", "1.0.1", "--languages", "en,pt", "--collections", "demo", "--user", "admin")
+    new("create_release", "--release", "1.0.1", "--languages", "en,pt", "--collections", "demo", "--user", "admin")
     with psycopg2.connect(**database) as connection, connection.cursor() as cursor:
         rebuilt = release_facts(cursor)["files"]
     data = {path: facts for (version, path), facts in releases_before["files"].items() if version == "1.0.0"}

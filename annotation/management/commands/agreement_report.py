@@ -17,10 +17,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--campaign", required=True, help="Campaign id or slug.")
-        parser.add_argument("--format", choices=["json", "text"], default="text")
+        parser.add_argument("--format", choices=["json", "text"], default="text", help="text (default) or json.")
         parser.add_argument("--levels", default="interval,ordinal", help="Comma-separated: interval, ordinal, nominal.")
         parser.add_argument("--resamples", type=int, default=1000, help="Bootstrap resamples (0: no interval).")
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=0, help="Seed of the bootstrap resamples (default 0).")
         parser.add_argument("--exclude-simulated", action="store_true", help="Leave out simulated annotators.")
 
     def handle(self, *args, **options) -> None:

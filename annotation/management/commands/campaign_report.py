@@ -12,7 +12,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--campaign", required=True, help="Campaign id or slug.")
         parser.add_argument("--policy", default="", help="Name of a saved filter policy (default: nobody removed).")
-        parser.add_argument("--format", choices=["json"], default="json")
+        parser.add_argument("--format", choices=["json"], default="json", help="json (the only format).")
 
     def handle(self, *args, **options) -> None:
         key = options["campaign"]

@@ -6,14 +6,16 @@ from annotation.payments.decisions import FILES, payment_file
 
 class Command(BaseCommand):
     help = (
-        "A campaign's payment decisions (approve / reject / screened out / returned, with the reason) as one of: "
+        "A campaign's payment decisions (approve / reject / review / screened out / returned, with the reason) as one of: "
         + ", ".join(FILES)
         + "."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--campaign", required=True, help="Campaign slug.")
-        parser.add_argument("--file", choices=list(FILES), default="reconciliation.csv")
+        parser.add_argument(
+            "--file", choices=list(FILES), default="reconciliation.csv", help="Which file (default reconciliation.csv)."
+        )
         parser.add_argument("--output", help="Write here instead of standard output.")
 
     def handle(self, *args, **options) -> None:

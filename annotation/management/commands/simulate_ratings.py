@@ -9,8 +9,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("campaign", nargs="+", help="Campaign slug(s).")
-        parser.add_argument("--annotators", type=int, default=8)
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--annotators", type=int, default=8, help="Simulated annotators (default 8).")
+        parser.add_argument("--seed", type=int, default=0, help="Seed of the simulated answers (default 0).")
         parser.add_argument("--leave-room", type=int, default=2, help="Ratings per item left for people.")
 
     def handle(self, *args, **options) -> None:

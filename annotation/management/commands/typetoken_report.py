@@ -15,7 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("--token-campaign", help="Collected ratings instead: a token-level campaign (id or slug) …")
         parser.add_argument("--type-campaign", help="… and the type-level campaign of the same compounds.")
         parser.add_argument("--collection", help="Only this collection (default: all).")
-        parser.add_argument("--format", choices=["json", "text"], default="text")
+        parser.add_argument("--format", choices=["json", "text"], default="text", help="text (default) or json.")
 
     def campaign(self, key: str | None) -> Campaign:
         if not key:

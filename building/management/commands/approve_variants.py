@@ -17,8 +17,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--user", required=True, help="The curator recorded in the audit trail.")
-        parser.add_argument("--language")
-        parser.add_argument("--collection")
+        parser.add_argument("--language", help="Only compounds of this language (en, pt; default: all).")
+        parser.add_argument("--collection", help="Only compounds of this collection (slug; default: all).")
         parser.add_argument("--kinds", help="Comma-separated variant kinds (default: all).")
 
     def handle(self, *args, **options) -> None:

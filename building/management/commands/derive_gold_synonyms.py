@@ -7,8 +7,8 @@ class Command(BaseCommand):
     help = "Set gold synonyms to the most frequent type-level paraphrase (curator picks and file values kept)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--collection")
-        parser.add_argument("--language")
+        parser.add_argument("--collection", help="Only compounds of this collection (slug; default: all).")
+        parser.add_argument("--language", help="Only compounds of this language (en, pt; default: all).")
 
     def handle(self, *args, **options) -> None:
         changed = derive_gold_synonyms(options["collection"], options["language"])

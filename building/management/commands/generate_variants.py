@@ -36,7 +36,9 @@ class Command(BaseCommand):
             default="",
             help='Rank synonyms by fit in the compound\'s sentences with this encoder: "bundled:minilm" or a folder.',
         )
-        parser.add_argument("--format", choices=["text", "json"], default="text")
+        parser.add_argument(
+            "--format", choices=["text", "json"], default="text", help="The summary as text (default) or json."
+        )
 
     def handle(self, *args, **options) -> None:
         language = options["language"]

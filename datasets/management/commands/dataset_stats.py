@@ -10,7 +10,7 @@ class Command(BaseCommand):
     help = "Count compounds, sentences (and unavailable ones), variants and paraphrases per language."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--format", choices=["json", "text"], default="text")
+        parser.add_argument("--format", choices=["json", "text"], default="text", help="text (default) or json.")
         parser.add_argument("--collection", help="Only this collection (default: all).")
 
     def handle(self, *args, **options) -> None:

@@ -15,7 +15,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("run", type=int, help="The run id (run_probes prints it).")
-        parser.add_argument("--format", choices=["json", "text", "csv"], default="json")
+        parser.add_argument(
+            "--format",
+            choices=["json", "text", "csv"],
+            default="json",
+            help="json (default), text or csv (one --table).",
+        )
         parser.add_argument("--table", choices=TABLES, default="per_compound", help="With --format csv.")
         parser.add_argument("--all", action="store_true", help="Text: every correlation, not only p <= 0.05.")
 

@@ -27,7 +27,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--name", required=True, help="A slug, e.g. bert-base.")
-        parser.add_argument("--kind", required=True, choices=[k for k, _ in EmbeddingModel.Kind.choices])
+        parser.add_argument(
+            "--kind",
+            required=True,
+            choices=[k for k, _ in EmbeddingModel.Kind.choices],
+            help="The backend that loads it (docs/probing.md lists what each reads).",
+        )
         parser.add_argument(
             "--source",
             required=True,
@@ -39,10 +44,15 @@ class Command(BaseCommand):
             '{"options_file": "/models/elmo/options.json"}.',
         )
         parser.add_argument("--config", help='JSON EmbedConfig overrides, e.g. {"layers": [-1], "batch_size": 16}.')
-        parser.add_argument("--queue", choices=[q for q, _ in EmbeddingModel.Queue.choices], default="cpu")
+        parser.add_argument(
+            "--queue",
+            choices=[q for q, _ in EmbeddingModel.Queue.choices],
+            default="cpu",
+            help="The workers its runs go to: cpu (default, probe_cpu) or gpu (probe_gpu).",
+        )
         parser.add_argument("--inactive", action="store_true", help="Leave it out of the nightly runs.")
         parser.add_argument("--run-on-publish", action="store_true", help="Probe every release when published.")
-        parser.add_argument("--notes", default="")
+        parser.add_argument("--notes", default="", help="Free text shown with the model.")
 
     def handle(self, *args, **options) -> None:
         try:

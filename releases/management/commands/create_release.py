@@ -16,16 +16,17 @@ def split(value: str | None) -> list[str] | None:
 
 class Command(BaseCommand):
     help = (
-        "Build release VERSION from the database: compounds with scores, available sentences, approved "
+        "Build release --release VERSION from the database: compounds with scores, available sentences, approved "
         "(or imported) variants, paraphrases and, with --campaigns, agreement. A draft unless --publish."
     )
 
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs) -> CommandParser:
-        # --version names the release here, not Django's version: ours replaces the built-in option.
-        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
-
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--version", required=True, dest="release_version", help="MAJOR.MINOR.PATCH, e.g. 1.0.0.")
+        parser.add_argument(
+            "--release",
+            required=True,
+            dest="release_version",
+            help="The release's version, MAJOR.MINOR.PATCH (e.g. 1.0.0): a new one, or an existing draft to rebuild.",
+        )
         parser.add_argument("--languages", help="Comma-separated, e.g. en,pt (default: every language found).")
         parser.add_argument("--collections", help="Comma-separated collection slugs (default: all).")
         parser.add_argument("--campaigns", help="Comma-separated campaign slugs whose ratings give the scores.")
@@ -34,9 +35,9 @@ class Command(BaseCommand):
             help="Filter policy applied to the campaigns' annotators (by name; default: 'exclude flagged', "
             "which leaves out the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
         )
-        parser.add_argument("--title", default="")
-        parser.add_argument("--description", default="")
-        parser.add_argument("--citation", default="")
+        parser.add_argument("--title", default="", help="One line shown on the release's page and card.")
+        parser.add_argument("--description", default="", help="What the release holds, for its page and card.")
+        parser.add_argument("--citation", default="", help="How to cite the release (shown on its card).")
         parser.add_argument("--licence", default="", help="SPDX identifier (default: CC-BY-4.0).")
         parser.add_argument("--user", help="Username recorded as the creator (and publisher).")
         parser.add_argument("--publish", action="store_true", help="Publish at once: the release is then frozen.")

@@ -10,14 +10,12 @@ from releases.models import Release, ReleaseError
 
 
 class Command(BaseCommand):
-    help = "Export release VERSION into DIR (a new or empty folder): every file, manifest.json and release.zip."
-
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs) -> CommandParser:
-        # --version names the release here, not Django's version: ours replaces the built-in option.
-        return super().create_parser(prog_name, subcommand, conflict_handler="resolve", **kwargs)
+    help = "Export release --release VERSION into --out DIR (a new or empty folder): every file, manifest.json and release.zip."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--version", required=True, dest="release_version", help="e.g. 1.0.0")
+        parser.add_argument(
+            "--release", required=True, dest="release_version", help="The version of the release to export, e.g. 1.0.0."
+        )
         parser.add_argument("--out", required=True, help="Folder to write (created when missing).")
 
     def handle(self, *args, **options) -> None:
