@@ -1,11 +1,14 @@
 # Quick start: `make demo` (the app with demo data at http://127.0.0.1:8000/) and `make test`.
-.PHONY: install demo test ci lint format lock run-worker
+.PHONY: install demo serve test ci lint format lock run-worker
 
 install:  ## create .venv, install Debian + Python requirements (quick when done)
 	bash scripts/install.sh
 
-demo:  ## migrate, load demo data, run web + Celery worker + beat (PORT=8000)
+demo:  ## migrate, load demo data, run web + Celery worker + beat (PORT=8000, or the next free port)
 	bash scripts/demo.sh
+
+serve:  ## serve what the database holds (after make demo): web + Celery worker + beat, no set-up
+	bash scripts/install.sh && bash scripts/serve.sh
 
 test:  ## ruff, migrations check, pytest -n 2 against PostgreSQL/Redis (ARGS="-k foo")
 	bash scripts/test.sh $(ARGS)
