@@ -1,4 +1,9 @@
-"""Crowd platforms' conventions for ending a study (pure: no Django).
+"""Crowd platforms' conventions for starting and ending a study (pure: no Django).
+
+- The study link a platform opens: Prolific fills ``{{%PROLIFIC_PID%}}``, ``{{%STUDY_ID%}}`` and
+  ``{{%SESSION_ID%}}`` in the URL the researcher gives it; MTurk appends ``workerId``,
+  ``assignmentId``, ``hitId`` and ``turkSubmitTo`` to an ExternalQuestion's URL by itself; a
+  generic platform fills a ``worker_id`` of its own; a local account logs in and needs no id.
 
 - Prolific: a study has completion codes, each with an action (approve, screened out, ...);
   a participant ends by opening ``https://app.prolific.com/submissions/complete?cc=CODE``.
@@ -10,6 +15,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc="
@@ -35,3 +41,43 @@ def mturk_submit_url(turk_submit_to: str) -> str | None:
 def origin(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
+
+
+@dataclass(frozen=True)
+class StudyLink:
+    """The link a platform is given, with what the researcher must know to set it up there."""
+
+    platform: str
+    label: str
+    url: str
+    note: str
+
+
+def study_links(start_url: str) -> list[StudyLink]:
+    """Every platform's study link to a campaign's start page (an absolute URL)."""
+    return [
+        StudyLink(
+            "prolific",
+            "Prolific",
+            f"{start_url}?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}&STUDY_ID={{{{%STUDY_ID%}}}}&SESSION_ID={{{{%SESSION_ID%}}}}",
+            'Paste it as the study URL and keep "URL parameters" on: Prolific fills the three placeholders.',
+        ),
+        StudyLink(
+            "mturk",
+            "MTurk (ExternalQuestion)",
+            start_url,
+            "The ExternalURL of the HIT: MTurk appends workerId, assignmentId, hitId and turkSubmitTo itself.",
+        ),
+        StudyLink(
+            "generic",
+            "Another platform",
+            f"{start_url}?worker_id=WORKER_ID",
+            "Replace WORKER_ID with the platform's placeholder for its participant's id.",
+        ),
+        StudyLink(
+            "local",
+            "Local accounts",
+            start_url,
+            "For people with an account here: they log in, then open it.",
+        ),
+    ]

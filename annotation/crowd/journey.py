@@ -136,6 +136,21 @@ def campaign_has_open_items(campaign: Campaign, annotator: Annotator | None = No
     return items.annotate(rated=Count("ratings")).filter(rated__lt=campaign.ratings_per_item).exists()
 
 
+def intake_problem(campaign: Campaign) -> str | None:
+    """Why a worker who opens a study link now cannot take part (what they are told), or None when they can."""
+    if campaign.status == Campaign.Status.DRAFT:
+        return "This campaign is a draft: workers who open a study link are told it is not open. Open it when ready."
+    if campaign.status == Campaign.Status.PAUSED:
+        return "This campaign is paused: workers who open a study link are told it is not open at the moment."
+    if campaign.status == Campaign.Status.CLOSED:
+        return "This campaign is closed: workers who open a study link are told the study has ended."
+    if not campaign_counts(campaign).regular:
+        return "This campaign has no items to rate yet: add some before sharing a study link."
+    if not campaign_has_open_items(campaign):
+        return "This campaign is full: every item has its ratings, so workers are told the study is full."
+    return None
+
+
 def full_context(campaign: Campaign, platform: str) -> dict:
     """The "study full" page: the campaign's return link, and the platform's convention when it has none."""
     return {"campaign": campaign, "platform": platform, "return_url": campaign.full_url}

@@ -36,7 +36,21 @@ def cached_examples(campaign: Campaign) -> list[dict]:
 
 
 def rating_context(campaign: Campaign, annotator: Annotator, assignment: Assignment, data=None, errors=None) -> dict:
-    item = assignment.item
+    counts = steps.campaign_counts(campaign)
+    done = steps.progress(annotator)
+    return item_page(campaign, assignment.item, data, errors) | {
+        "assignment": assignment,
+        "done": done.screens_done,
+        "total": steps.screens_per_worker(campaign, counts),
+        "training_done": done.training_rated,
+        "training_total": counts.training,
+        "remaining": steps.remaining_estimate(campaign, counts, done),
+        "practice": steps.practice_rule(campaign, counts),
+    }
+
+
+def item_page(campaign: Campaign, item: Item, data=None, errors=None) -> dict:
+    """What the rating page shows of one item, whoever looks (a worker, or a curator's preview)."""
     data = data or {}
     errors = errors or {}
     fields = []
@@ -45,23 +59,14 @@ def rating_context(campaign: Campaign, annotator: Annotator, assignment: Assignm
         value = str(data.get(name, "")).strip()
         fields.append(question | {"value": value, "error": errors.get(name), "scale": [str(i) for i in SCALE]})
     paraphrases = [str(data.get(f"paraphrase_{i}", "")) for i in range(1, MAX_PARAPHRASES + 1)]
-    counts = steps.campaign_counts(campaign)
-    done = steps.progress(annotator)
     return {
         "campaign": campaign,
-        "assignment": assignment,
         "item": item,
         "sentences": item_sentences(item),
         "fields": fields,
         "paraphrases": paraphrases,
         "errors": errors,
-        "done": done.screens_done,
-        "total": steps.screens_per_worker(campaign, counts),
-        "training_done": done.training_rated,
-        "training_total": counts.training,
-        "remaining": steps.remaining_estimate(campaign, counts, done),
         "skip_reason": Skip.Reason.UNKNOWN_EXPRESSION,
-        "practice": steps.practice_rule(campaign, counts),
         "examples": cached_examples(campaign),
     }
 

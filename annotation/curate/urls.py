@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.curate import study_views, views
+from annotation.curate import preview_views, study_views, views
 from annotation.payments import views as payment_views
 from annotation.reports import views as report_views
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/", views.campaign_create, name="create"),
     path("<slug:slug>/", views.campaign_dashboard_view, name="dashboard"),
     path("<slug:slug>/report/", report_views.campaign_report_view, name="report"),
+    path("<slug:slug>/preview/", preview_views.campaign_preview, name="preview"),
     path("<slug:slug>/edit/", views.campaign_edit, name="edit"),
     path("<slug:slug>/items/", views.campaign_items, name="items"),
     path("<slug:slug>/items/pick/", study_views.items_pick, name="items_pick"),

@@ -10,13 +10,16 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from annotation.crowd.journey import intake_problem
 from annotation.curate import exports
 from annotation.curate.dashboard import campaign_dashboard, campaigns_with_counts
 from annotation.curate.forms import ItemPickForm
 from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Annotator, Assignment, Campaign, completion_code
+from annotation.platforms import study_links
 from annotation.setup_actions import add_missing_items, change_status, create_campaign, save_campaign
 from annotation.timing import low_code_minimum
 from core.permissions import curator_required
@@ -214,6 +217,8 @@ def campaign_dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
             "campaign": campaign,
             "dashboard": dashboard,
             "busiest_hour": busiest,
+            "study_links": study_links(request.build_absolute_uri(reverse("annotation:start", args=[campaign.slug]))),
+            "intake_problem": intake_problem(campaign),
             "exports": [(table, fmt) for table in exports.TABLES for fmt in exports.FORMATS],
             "status_actions": [a for a, status in STATUS_ACTIONS.items() if status != campaign.status],
         },

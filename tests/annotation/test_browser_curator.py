@@ -44,3 +44,32 @@ def test_pause_and_close_ask_before_they_act(live_server, page):
     page.get_by_role("button", name="Yes, close the campaign").click()
     page.wait_for_url(f"**/curate/{campaign.slug}/")
     assert Campaign.objects.get(pk=campaign.pk).status == Campaign.Status.CLOSED
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_curator_copies_the_prolific_link_and_previews_the_study(live_server, page):
+    from annotation.models import Annotator, Rating
+    from tests.annotation.test_views import make_campaign as make_study
+
+    campaign = make_study(regular=6, attention=1)
+    sign_in(page, live_server)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page.goto(f"{live_server.url}/curate/{campaign.slug}/")
+    shown = page.locator("#link-prolific").inner_text()
+    assert shown.endswith("?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}")
+    page.locator('button[data-copy="link-prolific"]').click()
+    page.wait_for_function("document.querySelector('button[data-copy=link-prolific]').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == shown
+
+    page.get_by_role("link", name="Preview as a worker").click()
+    page.wait_for_url("**/preview/")
+    assert "nothing you do here is recorded" in page.locator("#preview-banner").inner_text()
+    page.get_by_label("I have read the information above and agree to take part.").check()
+    page.get_by_role("button", name="I agree").click()
+    page.get_by_role("link", name="Start rating").click()
+    for _ in range(6):  # five items and the attention check, answered with the keyboard or not at all
+        page.get_by_role("button", name="Submit and next").click()
+    assert "6 of 7" in page.locator("#progress-label").inner_text()
+    page.get_by_role("button", name="I don't know this expression").click()
+    page.wait_for_selector("#preview-end")
+    assert Annotator.objects.filter(campaign=campaign).count() == 0 and Rating.objects.count() == 0

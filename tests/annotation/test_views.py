@@ -25,10 +25,9 @@ def make_campaign(regular: int = 3, training: int = 0, attention: int = 0, **fie
         slug=f"study-{uuid.uuid4().hex[:6]}",
         collection=collection,
         language="en",
-        status=Campaign.Status.OPEN,
         completion_code="C0DE42",
         completion_url="https://app.prolific.com/submissions/complete?cc=C0DE42",
-        **({"ratings_per_item": 2} | fields),
+        **({"ratings_per_item": 2, "status": Campaign.Status.OPEN} | fields),
     )
     sentences = []
     for i in range(regular + training + attention):

@@ -57,6 +57,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "curator:create": (CURATOR_PAGE, {}),
     "curator:dashboard": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:report": (CURATOR_PAGE, {"slug": "campaign"}),
+    "curator:preview": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:edit": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:items": (POST_ONLY, {"slug": "campaign"}),
     "curator:status": (POST_ONLY, {"slug": "campaign"}),
