@@ -11,11 +11,10 @@ import random
 from django.db import transaction
 from django.db.models import F
 
-from annotation.curate.study_setup import item_compound_texts
+from annotation.curate.study_setup import item_compound_texts, item_targets
 from annotation.examples import gives_away
 from annotation.models import Campaign, FilterPolicy, Item, QualityPolicy, WorkedExample
 from datasets.models import Compound, Sentence
-from datasets.vocabulary import NATURALISTIC
 
 CHECK_ROLES = (Item.Role.TRAINING, Item.Role.ATTENTION)
 GOLD_FIELDS = ("gold_head", "gold_modifier", "gold_compound")
@@ -47,22 +46,6 @@ def add_items(campaign: Campaign, targets: list, role: str = Item.Role.REGULAR) 
     created = Item.objects.bulk_create(items)
     items_changed(campaign)
     return created
-
-
-def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
-    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
-    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
-    if compound_class:
-        compounds = compounds.filter(compositionality_class=compound_class)
-    if campaign.level == Campaign.Level.TOKEN:
-        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
-        return list(
-            Sentence.objects.filter(compound__in=compounds, kind=NATURALISTIC, available=True)
-            .exclude(id__in=taken)
-            .order_by("compound__key", "slot", "id")
-        )
-    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
-    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
 
 
 def create_campaign(

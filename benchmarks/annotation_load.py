@@ -92,7 +92,7 @@ def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None) -
         "shell",
         "-c",
         (
-            "from annotation.models import Campaign; from annotation.setup_actions import add_items, item_targets;"
+            "from annotation.models import Campaign; from annotation.setup_actions import add_items; from annotation.curate.study_setup import item_targets;"
             "from datasets.models import Collection;"
             f"c = Campaign.objects.create(name='Benchmark', slug='{SLUG}', collection=Collection.objects.get(slug='{collection}'),"
             f" language='en', ratings_per_item={annotators}, seed=1, status='open', consent_text='Benchmark consent.');"

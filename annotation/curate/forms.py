@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django import forms
 
-from annotation.curate.study_setup import check_targets, item_compound_texts
+from annotation.curate.study_setup import check_targets, item_compound_texts, item_targets
 from annotation.examples import gives_away, sentence_parts
 from annotation.models import Campaign, Item, QualityPolicy, WorkedExample
-from annotation.setup_actions import item_targets
+from datasets import vocabulary
 from datasets.models import Compound, Sentence
 
 SCORE_CHOICES = [("", "–"), *((str(i), str(i)) for i in range(6))]
@@ -70,11 +70,20 @@ class CheckItemForm(GoldForm):
         )
 
 
+class ItemFilterForm(forms.Form):
+    """The item picker's filters: a compositionality class, and words of the compound or sentence."""
+
+    q = forms.CharField(label="Search", required=False, max_length=200, help_text="Words of the compound or sentence.")
+    item_class = forms.ChoiceField(
+        label="Class", required=False, choices=[("", "Any class"), *vocabulary.CLASS_CHOICES]
+    )
+
+
 class ItemPickForm(forms.Form):
     """Items chosen one by one among those of the campaign's scope not yet in it."""
 
     targets = forms.ModelMultipleChoiceField(
-        label="Items", queryset=Sentence.objects.none(), widget=forms.SelectMultiple(attrs={"size": 12})
+        label="Items", queryset=Sentence.objects.none(), widget=forms.CheckboxSelectMultiple
     )
 
     def __init__(self, *args, campaign: Campaign, **kwargs) -> None:

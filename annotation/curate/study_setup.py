@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from annotation.analysis.quality import Thresholds
 from annotation.examples import Example, campaign_examples, presented, split_paraphrases
-from annotation.models import Campaign, QualityPolicy, WorkedExample
+from annotation.models import Campaign, Item, QualityPolicy, WorkedExample
+from datasets.formats.spans import fold
 from datasets.models import Compound, Sentence
 from datasets.vocabulary import NATURALISTIC
 
@@ -75,3 +76,32 @@ def instruction_examples(campaign: Campaign) -> list[dict]:
     """The worked examples the instructions show, ready for the template (never about one of the campaign's items)."""
     own = [example_of(row) for row in campaign.worked_examples.all()]
     return [presented(e, campaign.language) for e in campaign_examples(own, item_compound_texts(campaign))]
+
+
+def item_targets(campaign: Campaign, compound_class: str | None = None) -> list:
+    """What ``add_items`` should add: sentences (token level) or compounds (type level) not yet in."""
+    compounds = Compound.objects.filter(collection=campaign.collection, language=campaign.language)
+    if compound_class:
+        compounds = compounds.filter(compositionality_class=compound_class)
+    if campaign.level == Campaign.Level.TOKEN:
+        taken = Item.objects.filter(campaign=campaign, sentence__isnull=False).values("sentence_id")
+        return list(
+            Sentence.objects.filter(compound__in=compounds, kind=NATURALISTIC, available=True)
+            .exclude(id__in=taken)
+            .select_related("compound")
+            .order_by("compound__key", "slot", "id")
+        )
+    taken = Item.objects.filter(campaign=campaign, sentence__isnull=True).values("compound_id")
+    return list(compounds.exclude(id__in=taken).order_by("key", "id"))
+
+
+def pick_candidates(campaign: Campaign, compound_class: str | None = None, query: str = "") -> list:
+    """The sentences (token level) or compounds (type level) of the campaign's scope not yet in it, of one class,
+    whose compound or sentence holds every word of ``query`` (case and accents aside)."""
+    words = [fold(word) for word in query.split()]
+    found = []
+    for target in item_targets(campaign, compound_class):
+        text = target.text if isinstance(target, Compound) else f"{target.compound.text} {target.text}"
+        if all(word in fold(text) for word in words):
+            found.append(target)
+    return found

@@ -6,6 +6,7 @@ Curators only (``core.permissions``); every change is a POST and goes through ``
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,9 +14,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from annotation import setup_actions
 from annotation.curate import study_setup
-from annotation.curate.forms import CheckItemForm, GoldForm, ItemPickForm, QualityPolicyForm, WorkedExampleForm
+from annotation.curate.forms import (
+    CheckItemForm,
+    GoldForm,
+    ItemFilterForm,
+    ItemPickForm,
+    QualityPolicyForm,
+    WorkedExampleForm,
+)
 from annotation.models import Campaign, WorkedExample
 from core.permissions import curator_required
+
+PICK_PAGE_SIZE = 50
 
 
 def _campaign(slug: str) -> Campaign:
@@ -140,18 +150,27 @@ def quality(request: HttpRequest, slug: str) -> HttpResponse:
     return _form_page(request, campaign, form, "Quality thresholds", status=status, back="curator:dashboard")
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @curator_required
 def items_pick(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add the items the curator chose one by one."""
+    """The items of the campaign's scope not yet in it, searched and filtered, to add one by one."""
     campaign = _campaign(slug)
-    form = ItemPickForm(request.POST, campaign=campaign)
-    if not form.is_valid():
-        messages.error(request, "Choose one or more items not yet in the campaign.")
-        return redirect("curator:edit", slug=campaign.slug)
-    items = setup_actions.add_missing_items(campaign, chosen=list(form.cleaned_data["targets"]))
-    messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
-    return redirect("curator:dashboard", slug=campaign.slug)
+    if request.method == "POST":
+        form = ItemPickForm(request.POST, campaign=campaign)
+        if not form.is_valid():
+            messages.error(request, "Choose one or more items not yet in the campaign.")
+            return redirect("curator:items_pick", slug=campaign.slug)
+        items = setup_actions.add_missing_items(campaign, chosen=list(form.cleaned_data["targets"]))
+        messages.success(request, f"{len(items)} item{'s' if len(items) != 1 else ''} added.")
+        return redirect("curator:dashboard", slug=campaign.slug)
+    filters = ItemFilterForm(request.GET or None)
+    chosen_class, query = "", ""
+    if filters.is_valid():
+        chosen_class, query = filters.cleaned_data["item_class"], filters.cleaned_data["q"].strip()
+    candidates = study_setup.pick_candidates(campaign, chosen_class or None, query)
+    page = Paginator(candidates, PICK_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"campaign": campaign, "filters": filters, "page": page, "total": len(candidates)}
+    return render(request, "annotation/curator/items_pick.html", context)
 
 
 def _form_page(

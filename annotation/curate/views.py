@@ -6,7 +6,6 @@ login page and other accounts get 403.
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,118 +15,26 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from annotation.crowd.journey import intake_problem
 from annotation.curate import exports
+from annotation.curate.campaign_forms import PICK, CampaignCreateForm, CampaignForm, ItemChoiceForm
 from annotation.curate.dashboard import campaign_dashboard, campaigns_with_counts
 from annotation.curate.forms import ItemPickForm
-from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Annotator, Assignment, Campaign, completion_code
+from annotation.models import Annotator, Assignment, Campaign
 from annotation.platforms import study_links
 from annotation.setup_actions import add_missing_items, change_status, create_campaign, save_campaign
-from annotation.timing import low_code_minimum
 from core.permissions import curator_required
-from datasets import vocabulary
-from datasets.forms import language_choices
-from datasets.models import Collection
 
-ANY_CLASS = ""
-PICK = "pick"
-ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *vocabulary.CLASS_CHOICES]
 # What pausing or closing does to the workers in the middle of the study: said before it happens.
 CONFIRM_ACTIONS = {
     "pause": "Workers in the middle of the study see that it is not open at the moment, and cannot go on until "
     "you open it again.",
     "close": "Workers in the middle of the study are told it has ended; nobody can answer any more.",
 }
-# Columns fixed once a campaign has items: they decide which items it has.
-ITEM_SCOPE_FIELDS = ("collection", "language", "level")
-RESERVED_SLUGS = {"new"}
 STATUS_ACTIONS = {
     "open": Campaign.Status.OPEN,
     "pause": Campaign.Status.PAUSED,
     "close": Campaign.Status.CLOSED,
     "draft": Campaign.Status.DRAFT,
 }
-
-
-class ItemChoiceForm(forms.Form):
-    item_class = forms.ChoiceField(
-        label="Items",
-        choices=ITEM_CLASS_CHOICES,
-        required=False,
-        help_text="Token level: the naturalistic sentences with text of the collection's compounds in "
-        "this language; type level: the compounds. Optionally only one compositionality class.",
-    )
-
-
-def _with_code(setting: str) -> tuple[str, ...]:
-    # The completion code next to the completion URL (the API leaves it to the model's random default).
-    return ("completion_code", setting) if setting == "completion_url" else (setting,)
-
-
-class CampaignForm(forms.ModelForm):
-    completion_code = forms.CharField(
-        required=False,
-        max_length=Campaign._meta.get_field("completion_code").max_length,
-        help_text="Shown to workers who finished (Prolific: the study's completion code); blank: a random code.",
-    )
-    confirm_low_minimum = forms.BooleanField(
-        required=False,
-        label=f"Yes, a code for fewer than {LOW_CODE_MINIMUM} rated items",
-        help_text="Needed only when the minimum above is below that.",
-    )
-    completion_url = forms.URLField(
-        required=False,
-        assume_scheme="https",
-        max_length=Campaign._meta.get_field("completion_url").max_length,
-        help_text=Campaign._meta.get_field("completion_url").help_text,
-    )
-
-    class Meta:
-        model = Campaign
-        fields = [name for setting in CAMPAIGN_SETTINGS for name in _with_code(setting)]
-        widgets = {
-            "instructions": forms.Textarea(attrs={"rows": 6}),
-            "consent_text": forms.Textarea(attrs={"rows": 4}),
-        }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["collection"].queryset = Collection.objects.order_by("slug")
-        languages = language_choices()
-        if self.instance.pk and self.instance.language not in dict(languages):
-            languages.append((self.instance.language, self.instance.language))
-        self.fields["language"] = forms.ChoiceField(
-            choices=[("", "Choose a language"), *languages], help_text="Languages with compounds in the database."
-        )
-        if self.instance.pk and self.instance.items.exists():
-            for name in ITEM_SCOPE_FIELDS:
-                self.fields[name].disabled = True
-                self.fields[name].help_text = "Fixed: the campaign has items."
-
-    def clean_completion_code(self) -> str:
-        return self.cleaned_data["completion_code"].strip() or self.instance.completion_code or completion_code()
-
-    def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"]
-        if slug in RESERVED_SLUGS:
-            raise forms.ValidationError(f"{slug!r} is reserved for a page: choose another slug.")
-        return slug
-
-    def clean(self):
-        data = super().clean()
-        minimum = data.get("min_items_for_code")
-        if problem := low_code_minimum(minimum, data.get("confirm_low_minimum", False), LOW_CODE_MINIMUM):
-            self.add_error("min_items_for_code", problem)
-        collection, language = data.get("collection"), data.get("language")
-        if collection and language and not collection.compounds.filter(language=language).exists():
-            self.add_error("language", f"The collection {collection} has no compounds in {language!r}.")
-        return data
-
-
-class CampaignCreateForm(CampaignForm, ItemChoiceForm):
-    """A new campaign and the class of its first items (or none yet, to pick them one by one)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["item_class"].choices = [*ITEM_CLASS_CHOICES, (PICK, "None yet: pick items one by one next")]
 
 
 @require_GET
@@ -150,7 +57,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
         targets = [] if item_class == PICK else None
         campaign, items = create_campaign(campaign, created_by=request.user, item_class=item_class, targets=targets)
         messages.success(request, f"Campaign {campaign.name} created with {len(items)} items.")
-        return redirect("curator:edit" if item_class == PICK else "curator:dashboard", slug=campaign.slug)
+        return redirect("curator:items_pick" if item_class == PICK else "curator:dashboard", slug=campaign.slug)
     return render(request, "annotation/curator/campaign_form.html", {"form": form, "campaign": None})
 
 

@@ -73,3 +73,31 @@ def test_a_curator_copies_the_prolific_link_and_previews_the_study(live_server, 
     page.get_by_role("button", name="I don't know this expression").click()
     page.wait_for_selector("#preview-end")
     assert Annotator.objects.filter(campaign=campaign).count() == 0 and Rating.objects.count() == 0
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_curator_sets_up_a_campaign_in_sections_and_picks_items_by_search(live_server, page):
+    from tests.annotation.test_curator import load_demo
+
+    demo = load_demo()
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/curate/new/")
+    legends = page.locator("fieldset.form-section legend").all_inner_texts()
+    assert legends == ["What is rated", "Who rates, and how many", "Quality", "Payment and the ends of the study"]
+    page.get_by_label("Name").fill("Grey matter, token level")
+    assert page.get_by_label("Slug").input_value() == "grey-matter-token-level"
+    page.get_by_label("Items per worker").fill("20")
+    assert "Each worker is given up to 20 items" in page.locator("#finish-rule").inner_text()
+    page.get_by_label("Collection").select_option(str(demo.pk))
+    page.get_by_label("Language").select_option("en")
+    page.get_by_label("Items", exact=True).select_option("pick")
+    page.get_by_role("button", name="Create campaign and add its items").click()
+    page.wait_for_url("**/curate/grey-matter-token-level/items/pick/")
+    page.get_by_label("Search", exact=True).fill("night owl")
+    page.get_by_role("button", name="Filter").click()
+    rows = page.locator("#candidates tbody tr")
+    assert rows.count() >= 1 and all("night owl" in text for text in rows.all_inner_texts())
+    rows.first.locator("input[type=checkbox]").check()
+    page.get_by_role("button", name="Add the chosen items").click()
+    page.wait_for_url("**/curate/grey-matter-token-level/")
+    assert Campaign.objects.get(slug="grey-matter-token-level").items.count() == 1

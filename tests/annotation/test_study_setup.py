@@ -191,11 +191,16 @@ def test_items_are_chosen_one_by_one(curator_client):
     collection = load_demo()
     response = curator_client.post(reverse("curator:create"), form_data(collection, item_class="pick"))
     campaign = Campaign.objects.get(slug="idioms-token")
-    assert response["Location"] == reverse("curator:edit", args=[campaign.slug])
+    assert response["Location"] == reverse("curator:items_pick", args=[campaign.slug])
     assert not campaign.items.exists()
     owl, beaver = demo_sentence("night owl"), demo_sentence("eager beaver", slot=2)
-    edit = curator_client.get(reverse("curator:edit", args=[campaign.slug])).content.decode()
-    assert f'value="{owl.pk}"' in edit
+    picker = reverse("curator:items_pick", args=[campaign.slug])
+    everything = curator_client.get(picker).content.decode()
+    assert f'value="{owl.pk}"' in everything and f'value="{beaver.pk}"' in everything
+    searched = curator_client.get(picker, {"q": "NIGHT owl"}).content.decode()
+    assert f'value="{owl.pk}"' in searched and f'value="{beaver.pk}"' not in searched
+    idiomatic = curator_client.get(picker, {"item_class": "compositional"}).content.decode()
+    assert f'value="{beaver.pk}"' not in idiomatic  # eager beaver is idiomatic
 
     curator_client.post(reverse("curator:items_pick", args=[campaign.slug]), {"targets": [owl.pk, beaver.pk]})
     assert set(campaign.items.values_list("sentence_id", flat=True)) == {owl.pk, beaver.pk}

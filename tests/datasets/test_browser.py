@@ -47,3 +47,36 @@ def test_home_to_compound_highlights_the_occurrence(live_server, page):
     page.locator("details.variants summary").click()
     assert replacement.is_visible()
     assert replacement.inner_text() == "enthusiasts"
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("transactional_db")
+def test_a_curator_uploads_a_table_with_a_bad_row_and_sees_it_named(live_server, page, tmp_path):
+    from django.test import Client
+
+    from tests.building.review_factories import make_curator
+
+    client = Client()
+    client.force_login(make_curator("alice"))
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    table = tmp_path / "mine.csv"
+    table.write_text("compound,sentence\nrat race,He left the rat race.\nhot potato,Nobody says it here.\n")
+    page.goto(f"{live_server.url}/upload/")
+    page.get_by_label("Files").set_input_files(str(table))
+    page.get_by_label("Language", exact=True).fill("en")
+    page.get_by_role("button", name="Check the files").click()
+    page.wait_for_selector("#bad-rows")
+    row = page.locator("#bad-rows tbody tr").first.inner_text()
+    assert "mine.csv" in row and "3" in row and "the sentence does not contain 'hot potato'" in row
+    table.write_text("compound,sentence\nrat race,He left the rat race.\n")
+    page.goto(f"{live_server.url}/upload/")
+    page.get_by_label("Files").set_input_files(str(table))
+    page.get_by_label("Language", exact=True).fill("en")
+    page.get_by_role("button", name="Check the files").click()
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/?collection=uploads")
+    from datasets.models import Compound
+
+    assert Compound.objects.filter(collection__slug="uploads", text="rat race").exists()

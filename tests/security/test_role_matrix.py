@@ -51,6 +51,9 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     # the working dataset holds the answers crowd workers give (scores, classes, paraphrases): curators only
     "compound": (CURATOR_PAGE, {"pk": "compound"}),
     "choose_gold_synonym": (POST_ONLY, {"pk": "compound"}),
+    "datasets_upload": (CURATOR_PAGE, {}),
+    # an upload's token lives in its curator's session: another session gets a 404
+    "datasets_upload_preview": (("3xx", "403", "3xx", "404", "404"), {"token": "uuid"}),
     "language_report": (CURATOR_PAGE, {"language": "en"}),
     # curation, build jobs, campaigns
     "curator:campaigns": (CURATOR_PAGE, {}),
@@ -63,7 +66,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "curator:status": (POST_ONLY, {"slug": "campaign"}),
     "curator:export": (CURATOR_PAGE, {"slug": "campaign", "table": "ratings", "fmt": "csv"}),
     # the study setup and payments of a campaign (item and example ids: none in the world, so 404 for curators)
-    "curator:items_pick": (POST_ONLY, {"slug": "campaign"}),
+    "curator:items_pick": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:checks": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:check_add": (POST_ONLY, {"slug": "campaign"}),
     "curator:check_edit": (("3xx", "403", "3xx", "404", "404"), {"slug": "campaign"}),
