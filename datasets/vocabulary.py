@@ -7,6 +7,16 @@ names without a database.
 from __future__ import annotations
 
 LANGUAGE_NAMES = {"en": "English", "pt": "Portuguese"}
+# The datasets an importer brings in, in words (ImportRun.importer -> what a reader should cite or know).
+IMPORTED_FROM = {
+    "import_nctti": "NCTTI (Garcia et al. 2021, ACL)",
+    "import_ncs": "NCS (Garcia et al. 2021, EACL)",
+    "import_ncimp": "NCIMP (He et al. 2024)",
+    "load_demo": "the workbench demo (written by the team)",
+    "import_release": "an imported workbench release",
+    "upload_table": "a curator's uploaded table",
+    "upload_workbench_json": "a curator's uploaded workbench JSON",
+}
 
 # Compositionality classes as the public files spell them, and our names for them.
 IDIOMATIC, PARTLY, COMPOSITIONAL = "idiomatic", "partly_compositional", "compositional"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from django.conf import settings
@@ -40,6 +40,7 @@ from releases.formats import (
     verify_files,
 )
 from releases.formats import release_files as read_release_files
+from releases.formats.datapackage import score_info_dict
 from releases.formats.manifest import ReadLimits, read_directory
 from releases.models import (
     MANIFEST,
@@ -118,7 +119,7 @@ def create_release(
                 licence=meta.licence,
                 citation=citation,
                 languages=list(snapshot.languages),
-                scores=_jsonable(asdict(snapshot.scores)),
+                scores=_jsonable(score_info_dict(snapshot.scores)),
                 counts=snapshot.counts(),
                 manifest=json.loads(manifest),
                 checksum=sha256_hex(manifest),
@@ -206,7 +207,7 @@ def import_release(path: Path | str, collection: str | None = None) -> ImportedR
             importer=IMPORTER,
             source_dir=str(source.resolve()),
             collection=slug,
-            options={"version": meta.version, "scores": _jsonable(asdict(snapshot.scores))},
+            options={"version": meta.version, "scores": _jsonable(score_info_dict(snapshot.scores))},
         )
     except InputError as exc:
         raise ReleaseError(f"{source}: nothing imported: {exc}") from None

@@ -33,6 +33,8 @@ from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 from releases.models import ReleaseError
 from releases.snapshot import (
     Agreement,
+    CampaignSource,
+    LanguageSource,
     ReleaseCompound,
     ReleaseParaphrase,
     ReleaseSentence,
@@ -78,9 +80,33 @@ def collect_snapshot(
     _check_unique(rows)
     campaign_scores = _campaign_scores(sorted(set(campaigns)), policy, languages) if campaigns else None
     released = tuple(_compound(c, campaign_scores) for c in rows)
-    if campaign_scores is None:
-        return Snapshot(tuple(languages), released, ScoreInfo(source="reference")).sorted()
-    return Snapshot(tuple(languages), released, campaign_scores.info, tuple(campaign_scores.agreement)).sorted()
+    info = campaign_scores.info if campaign_scores else ScoreInfo(source="reference")
+    by_campaign = campaign_scores.sources if campaign_scores else {}
+    imported = defaultdict(set)
+    for language, importer in compounds.values_list("language", "import_run__importer").distinct():
+        if importer:
+            imported[language].add(importer)
+    sources = tuple(
+        LanguageSource(language, tuple(sorted(imported[language])), tuple(by_campaign.get(language, ())))
+        for language in languages
+    )
+    info = replace(info, languages=sources)
+    agreement = tuple(campaign_scores.agreement) if campaign_scores else ()
+    return Snapshot(tuple(languages), released, info, agreement).sorted()
+
+
+def _campaign_source(campaign: Campaign, report: dict, ratings: int) -> CampaignSource:
+    """Who counts in a campaign's scores under the release's policy, and who was left out and why."""
+    rows = report["reliability"]["rows"]
+    kept = [row for row in rows if not row["removed"]]
+    return CampaignSource(
+        slug=campaign.slug,
+        level=campaign.level,
+        people=sum(1 for row in kept if not row["simulated"]),
+        simulated=sum(1 for row in kept if row["simulated"]),
+        ratings=ratings,
+        excluded=tuple((row["label"], row["reason"] or "left out by the policy") for row in rows if row["removed"]),
+    )
 
 
 def _check_collections(slugs: list[str]) -> None:
@@ -188,6 +214,7 @@ class _CampaignScores:
     compounds: dict[int, dict] = field(default_factory=dict)  # compound id -> ReleaseCompound score fields
     sentences: dict[int, float | None] = field(default_factory=dict)  # sentence id -> token score
     agreement: list[Agreement] = field(default_factory=list)
+    sources: dict[str, list[CampaignSource]] = field(default_factory=lambda: defaultdict(list))  # by language
 
 
 def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[str]) -> _CampaignScores:
@@ -217,6 +244,7 @@ def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[
             sentence_id = item_sentence.get(row["item"])
             if campaign.level == Campaign.Level.TOKEN and sentence_id and row["question"] == "compound_score":
                 result.sentences[sentence_id] = row["mean"]
+        result.sources[campaign.language].append(_campaign_source(campaign, report, n_ratings["compound_score"]))
         for row in report["compounds"]["rows"]:
             fields = result.compounds.setdefault(row["compound"], {})
             part = QUESTION_PARTS.get(row["question"])

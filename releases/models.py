@@ -47,6 +47,15 @@ def version_key(version: str) -> tuple[int, int, int]:
     return tuple(int(part) for part in match.groups())
 
 
+def next_version(versions: list[str]) -> str:
+    """The version a new release should take: the next minor of the highest (1.0.0 without any)."""
+    known = [version_key(v) for v in versions if SEMVER.match(v)]
+    if not known:
+        return "1.0.0"
+    major, minor, _ = max(known)
+    return f"{major}.{minor + 1}.0"
+
+
 class ReleaseError(ValueError):
     """A release that cannot be made, published, exported or imported as asked; the message says why."""
 

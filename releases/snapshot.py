@@ -133,13 +133,44 @@ class Agreement:
 
 
 @dataclass(frozen=True)
+class CampaignSource:
+    """One campaign's part in a release's scores: whose ratings count, who was left out and why."""
+
+    slug: str
+    level: str  # token or type
+    people: int  # people whose ratings count
+    simulated: int  # simulated annotators (demo data) whose ratings count
+    ratings: int  # ratings that count (of the whole-compound question)
+    excluded: tuple[tuple[str, str], ...] = ()  # (annotator, why), as the filtering policy said
+
+    @property
+    def contributed(self) -> bool:
+        return self.people + self.simulated > 0 and self.ratings > 0
+
+
+@dataclass(frozen=True)
+class LanguageSource:
+    """Where one language's scores come from: the datasets its reference scores came with, and its campaigns."""
+
+    language: str
+    imported: tuple[str, ...] = ()  # datasets (``datasets.vocabulary.IMPORTED_FROM``) of its reference scores
+    campaigns: tuple[CampaignSource, ...] = ()
+
+
+@dataclass(frozen=True)
 class ScoreInfo:
-    """Where the scores come from: which campaign(s), which filtering policy, which aggregation."""
+    """Where the scores come from: which campaign(s), which filtering policy, which aggregation, per language."""
 
     source: str  # "reference" (stored on the compounds) or "campaign"
     campaigns: tuple[str, ...] = ()
     policy: dict = field(default_factory=dict, hash=False, compare=False)  # name + parameters
     aggregation: str = "mean"
+    languages: tuple[LanguageSource, ...] = ()
+
+    @property
+    def simulated(self) -> bool:
+        """Whether ratings of simulated annotators (demo data, not people) count in the scores."""
+        return any(c.simulated and c.contributed for language in self.languages for c in language.campaigns)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,9 @@ from releases import actions
 from releases.diff import diff_snapshots
 from releases.display import class_label, data_card_html, display_value, policy_words
 from releases.formats import ReleaseIntegrityError, snapshot_from_files
-from releases.models import ZIP_NAME, Release, ReleaseError, semver_validator, version_key
+from releases.formats.datapackage import score_info_from_dict
+from releases.formats.score_sources import simulated_note, sources
+from releases.models import ZIP_NAME, Release, ReleaseError, next_version, semver_validator, version_key
 
 # Rows of each diff table shown on the page; the JSON has them all.
 DIFF_ROWS_SHOWN = 200
@@ -73,7 +75,7 @@ class ReleaseForm(forms.Form):
         to_field_name="slug",
         required=False,
         help_text="Scores aggregated from these campaigns' ratings; none: the reference scores stored on the compounds.",
-        widget=forms.SelectMultiple(attrs={"size": 6}),
+        widget=forms.CheckboxSelectMultiple,
     )
     policy = forms.ModelChoiceField(
         FilterPolicy.objects.order_by("name"),
@@ -82,12 +84,18 @@ class ReleaseForm(forms.Form):
         help_text="Which annotators' ratings to leave out (with campaigns only; empty: 'exclude flagged', "
         "the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
     )
-    publish = forms.BooleanField(required=False, label="Publish now (it can never change afterwards)")
+    publish = forms.BooleanField(
+        required=False, label="Publish it next (the next page says what freezes and asks you to confirm)"
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["languages"].choices = language_choices()
         self.fields["collection"].choices = collection_choices()
+        suggested = next_version(list(Release.objects.values_list("version", flat=True)))
+        self.fields["version"].initial = suggested
+        self.fields["version"].help_text = f"MAJOR.MINOR.PATCH; the next is {suggested}."
+        self.fields["campaigns"].label_from_instance = lambda c: f"{c.slug}: {c.name} ({c.language}, {c.level} level)"
 
     def clean_version(self) -> str:
         version = self.cleaned_data["version"].strip()
@@ -131,7 +139,7 @@ def create_release_view(request: HttpRequest) -> HttpResponse:
             data["version"],
             data["languages"],
             user=request.user,
-            publish=data["publish"],
+            publish=False,  # publishing is its own step: the confirmation says what freezes
             collections=[data["collection"]] if data["collection"] else None,
             campaigns=[campaign.slug for campaign in data["campaigns"]] or None,
             policy=data["policy"].name if data["policy"] else None,
@@ -142,7 +150,9 @@ def create_release_view(request: HttpRequest) -> HttpResponse:
     except ReleaseError as error:
         form.add_error(None, _message(error))
         return _release_list(request, form, status=400)
-    messages.success(request, f"Release {release.version} created as {release.get_status_display().lower()}.")
+    messages.success(request, f"Release {release.version} created as a draft: check it, then publish it.")
+    if data["publish"]:
+        return publish_confirmation(request, release)
     return redirect("release", version=release.version)
 
 
@@ -162,6 +172,7 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
     versions = release_order(visible_releases(request.user).select_related(None).only("version", "status"))
     others = [r.version for r in versions if r.pk != release.pk]
     readme = files.get("README.md", b"").decode("utf-8", errors="replace")
+    score_info = score_info_from_dict(release.scores or {})
     return render(
         request,
         "datasets/releases/detail.html",
@@ -175,6 +186,8 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "zip_size": release.files.filter(path=ZIP_NAME).values_list("size", flat=True).first(),
             "counts": counts_tables(release.counts),
             "scores": release.scores,
+            "sources": sources(score_info),
+            "simulated": simulated_note(score_info),
             "agreement": [asdict(row) for row in snapshot_from_files(files)[0].agreement],
             "others": others,
             "can_publish": is_curator(request.user) and not release.is_published,
@@ -251,7 +264,10 @@ def attachment(data: bytes, filename: str, media_type: str) -> HttpResponse:
 @require_POST
 @curator_required
 def release_publish(request: HttpRequest, version: str) -> HttpResponse:
+    """Publish a draft, once the curator has read what freezes and said yes."""
     release = get_object_or_404(Release, version=version)
+    if request.POST.get("confirm") != "yes":
+        return publish_confirmation(request, release)
     try:
         actions.publish_release(release, request.user)
     except ReleaseIntegrityError as error:
@@ -261,6 +277,24 @@ def release_publish(request: HttpRequest, version: str) -> HttpResponse:
     else:
         messages.success(request, f"Release {release.version} is published: it can no longer change.")
     return redirect("release", version=release.version)
+
+
+def publish_confirmation(request: HttpRequest, release: Release) -> HttpResponse:
+    """What publishing freezes, said before it happens."""
+    if release.is_published:
+        return redirect("release", version=release.version)
+    try:
+        actions.release_files(release)  # a draft whose files were tampered with is never offered for publishing
+    except ReleaseIntegrityError as error:
+        return integrity_error(request, error)
+    info = score_info_from_dict(release.scores or {})
+    context = {
+        "release": release,
+        "file_count": release.files.exclude(path=ZIP_NAME).count(),
+        "sources": sources(info),
+        "simulated": simulated_note(info),
+    }
+    return render(request, "datasets/releases/confirm_publish.html", context)
 
 
 @require_GET

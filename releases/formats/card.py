@@ -7,6 +7,7 @@ from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import tidy
 from releases.formats.datapackage import describe_file
 from releases.formats.meta import DATAPACKAGE, ReleaseMeta
+from releases.formats.score_sources import simulated_note, sources
 from releases.snapshot import Snapshot
 
 README = "README.md"
@@ -100,11 +101,13 @@ def _agreement(snapshot: Snapshot) -> list[str]:
 def _scores(snapshot: Snapshot) -> list[str]:
     info = snapshot.scores
     lines = ["## Scores", ""]
-    if info.source == "reference":
-        lines.append("Scores are the reference scores stored on the compounds (as imported from their source).")
-    else:
-        campaigns = ", ".join(f"`{c}`" for c in info.campaigns) or "(none named)"
-        lines.append(f"Scores come from the annotation campaign(s) {campaigns}.")
+    if note := simulated_note(info):
+        lines += [f"**{note}**", ""]
+    lines += ["Where each language's scores come from:", ""]
+    lines += [f"- {sentence}" for sentence in sources(info)] or [
+        "- the reference scores stored on the compounds (as imported from their source)"
+    ]
+    lines.append("")
     policy = dict(info.policy or {})
     if policy:
         name = policy.pop("name", "") or "unnamed"
@@ -123,7 +126,10 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     snapshot = snapshot.sorted()
     created = f", created {meta.created}" if meta.created else ""
     code = f", built by workbench {meta.code_version}" if meta.code_version else ""
-    lines = [f"# {meta.title}", "", f"Version {meta.version}{created}{code}.", ""]
+    simulated = " (includes simulated ratings)" if snapshot.scores.simulated else ""
+    lines = [f"# {meta.title}{simulated}", "", f"Version {meta.version}{created}{code}.", ""]
+    if note := simulated_note(snapshot.scores):
+        lines += [note, ""]
     if meta.description:
         lines += [meta.description, ""]
     lines += _counts(snapshot) + [""] + _agreement(snapshot) + [""] + _scores(snapshot) + [""]

@@ -18,7 +18,8 @@ from datasets.formats.ncimp import column_spec
 from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import tidy
 from releases.formats.meta import DATAPACKAGE, ReleaseMeta
-from releases.snapshot import Agreement, ScoreInfo, Snapshot
+from releases.formats.score_sources import language_sentence
+from releases.snapshot import Agreement, CampaignSource, LanguageSource, ScoreInfo, Snapshot
 
 CSV_DIALECT = {
     "delimiter": ",",
@@ -162,7 +163,56 @@ def score_info_dict(info: ScoreInfo) -> dict:
         "campaigns": list(info.campaigns),
         "policy": info.policy,
         "aggregation": info.aggregation,
+        "simulated": info.simulated,
+        "languages": [
+            {
+                "language": language.language,
+                "imported": list(language.imported),
+                "campaigns": [
+                    {
+                        "slug": c.slug,
+                        "level": c.level,
+                        "people": c.people,
+                        "simulated": c.simulated,
+                        "ratings": c.ratings,
+                        "excluded": [list(pair) for pair in c.excluded],
+                    }
+                    for c in language.campaigns
+                ],
+                "in_words": language_sentence(language, info),
+            }
+            for language in info.languages
+        ],
     }
+
+
+def score_info_from_dict(info: dict) -> ScoreInfo:
+    """A ScoreInfo from what ``score_info_dict`` wrote (datapackage.json, a release's ``scores``)."""
+    languages = tuple(
+        LanguageSource(
+            language=entry["language"],
+            imported=tuple(entry.get("imported") or ()),
+            campaigns=tuple(
+                CampaignSource(
+                    slug=c["slug"],
+                    level=c["level"],
+                    people=c["people"],
+                    simulated=c["simulated"],
+                    ratings=c["ratings"],
+                    excluded=tuple(tuple(pair) for pair in c.get("excluded") or ()),
+                )
+                for c in entry.get("campaigns") or ()
+            ),
+        )
+        for entry in info.get("languages") or ()
+    )
+    return ScoreInfo(
+        source=info.get("source", "reference"),
+        campaigns=tuple(info.get("campaigns") or ()),
+        policy=info.get("policy") or {},
+        aggregation=info.get("aggregation", "mean"),
+        languages=languages,
+    )
 
 
 def agreement_dict(a: Agreement) -> dict:
@@ -213,12 +263,6 @@ def build_datapackage(files: dict[str, bytes], snapshot: Snapshot, meta: Release
 def snapshot_parts(files: dict[str, bytes]) -> tuple[tuple[str, ...], ScoreInfo, tuple[Agreement, ...]]:
     """Languages, score information and agreement as datapackage.json records them."""
     package = json.loads(files[DATAPACKAGE].decode("utf-8"))
-    info = package.get("scores") or {}
-    score_info = ScoreInfo(
-        source=info.get("source", "reference"),
-        campaigns=tuple(info.get("campaigns") or ()),
-        policy=info.get("policy") or {},
-        aggregation=info.get("aggregation", "mean"),
-    )
+    score_info = score_info_from_dict(package.get("scores") or {})
     agreement = tuple(Agreement(**a) for a in package.get("agreement") or ())
     return tuple(package.get("languages") or ()), score_info, agreement

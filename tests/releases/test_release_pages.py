@@ -183,12 +183,22 @@ def test_a_curator_creates_a_draft_through_the_form(curator_client, alice):
     assert "Publish 0.1.0" in curator_client.get(url("release", "0.1.0")).content.decode()
 
 
-def test_a_curator_publishes_at_once_through_the_form(curator_client):
+def test_publishing_from_the_form_asks_first_and_says_what_freezes(curator_client):
     make_dataset()
 
-    curator_client.post(url("releases"), {"version": "1.0.0", "languages": ["en", "pt"], "publish": "on"})
+    asked = curator_client.post(url("releases"), {"version": "1.0.0", "languages": ["en", "pt"], "publish": "on"})
 
+    html = asked.content.decode()
+    assert asked.status_code == 200 and "Publish 1.0.0?" in html and "freezes this release for ever" in html
+    assert "can never change, nor be deleted" in html and 'id="confirm-sources"' in html
+    assert not Release.objects.get(version="1.0.0").is_published
+    curator_client.post(url("release_publish", "1.0.0"), {"confirm": "yes"})
     assert Release.objects.get(version="1.0.0").is_published
+
+
+def test_the_form_suggests_the_next_version(curator_client, releases):
+    html = curator_client.get(url("releases")).content.decode()
+    assert 'name="version" value="1.2.0"' in html and "the next is 1.2.0" in html
 
 
 def test_an_existing_version_is_refused_with_a_clear_error(curator_client, releases):
@@ -225,13 +235,17 @@ def test_nothing_to_release_is_reported(curator_client, releases):
 
 
 def test_a_curator_publishes_a_draft(curator_client, releases, alice):
-    response = curator_client.post(url("release_publish", "1.1.0"))
+    asked = curator_client.post(url("release_publish", "1.1.0"))
+    assert asked.status_code == 200 and "Yes, publish 1.1.0" in asked.content.decode()
+    assert Release.objects.get(version="1.1.0").status == "draft"
+
+    response = curator_client.post(url("release_publish", "1.1.0"), {"confirm": "yes"})
 
     assert response.status_code == 302
     draft = Release.objects.get(version="1.1.0")
     assert draft.is_published
     assert draft.published_by == alice
-    again = curator_client.post(url("release_publish", "1.1.0"), follow=True)
+    again = curator_client.post(url("release_publish", "1.1.0"), {"confirm": "yes"}, follow=True)
     assert "published already" in again.content.decode()
 
 
@@ -239,7 +253,7 @@ def test_a_curator_publishes_a_draft(curator_client, releases, alice):
     ("name", "args", "body"),
     [
         ("releases", (), {"version": "9.0.0", "languages": ["en"], "publish": "on"}),
-        ("release_publish", ("1.1.0",), {}),
+        ("release_publish", ("1.1.0",), {"confirm": "yes"}),
     ],
 )
 def test_only_curators_create_and_publish(client, releases, name, args, body):

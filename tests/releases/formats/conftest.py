@@ -8,6 +8,8 @@ from datasets import vocabulary
 from releases.formats import ReleaseMeta
 from releases.snapshot import (
     Agreement,
+    CampaignSource,
+    LanguageSource,
     ReleaseCompound,
     ReleaseParaphrase,
     ReleaseSentence,
@@ -187,6 +189,18 @@ def release_snapshot() -> Snapshot:
             campaigns=("demo-token",),
             policy={"name": "attention-checks", "min_pass_rate": 0.8, "drop_straightliners": True},
             aggregation="mean",
+            languages=(
+                LanguageSource(
+                    "en",
+                    ("import_nctti",),
+                    (
+                        CampaignSource(
+                            "demo-token", "token", 3, 0, 320, (("pid-9", "speeder (median 0.5 s per item < 3 s)"),)
+                        ),
+                    ),
+                ),
+                LanguageSource("pt", ("import_ncimp",)),
+            ),
         ),
         agreement=(
             Agreement("en", "compound", "interval", 0.612, 0.55, 0.67, 40, 320, "campaign demo-token"),

@@ -10,8 +10,9 @@ import json
 
 from datasets.formats.ncimp_columns import SCORES_COLUMNS
 from releases.formats import build_files
+from releases.formats.datapackage import snapshot_parts
 from releases.formats.scores import length_cell, overlap_cell
-from releases.snapshot import ScoreInfo
+from releases.snapshot import CampaignSource, ScoreInfo
 
 
 def table(data: bytes) -> list[dict[str, str]]:
@@ -26,7 +27,16 @@ def test_the_card_says_what_is_in_the_release(release_snapshot, release_meta):
     assert "| `random_freq` | 4 | 1 |" in card
     assert "| en | compound | interval | 0.612 | [0.550, 0.670] | 40 | 320 | campaign demo-token |" in card
     assert "Filtering policy: `attention-checks` (drop_straightliners=True, min_pass_rate=0.8)." in card
-    assert "campaign(s) `demo-token`" in card
+    assert (
+        "- English (en): campaign `demo-token` (token level): 320 ratings by 3 people; left out: pid-9: speeder "
+        "(median 0.5 s per item < 3 s); aggregated (mean); compounds no campaign rated keep their reference scores "
+        "imported with NCTTI (Garcia et al. 2021, ACL)." in card
+    )
+    assert (
+        "- Portuguese (pt): reference scores imported with NCIMP (He et al. 2024) "
+        "(no campaign of this release rated it)." in card
+    )
+    assert "SIMULATED" not in card and "includes simulated ratings" not in card
     assert "Creative Commons Attribution 4.0 (`CC-BY-4.0`)" in card
     assert "Doe, J. (2025). Idiomaticity probes 1.2.0." in card
     assert "sha256sum -c" in card
@@ -135,3 +145,38 @@ def test_sentence_length_is_the_published_one_when_stored(release_snapshot):
     assert length_cell(sentence) == "10"
     assert length_cell(dataclasses.replace(sentence, length=12)) == "12"
     assert length_cell(None) == ""
+
+
+def with_campaign(snapshot, campaign: CampaignSource):
+    en, pt = snapshot.scores.languages
+    scores = dataclasses.replace(snapshot.scores, languages=(dataclasses.replace(en, campaigns=(campaign,)), pt))
+    return dataclasses.replace(snapshot, scores=scores)
+
+
+def test_a_release_with_simulated_ratings_says_so_in_its_title_and_first_paragraph(release_snapshot, release_meta):
+    simulated = with_campaign(release_snapshot, CampaignSource("demo-token", "token", 0, 6, 207))
+    card = build_files(simulated, release_meta)["README.md"].decode()
+    title, _, version, _, first = card.splitlines()[:5]
+    assert title == "# Idiomaticity probes (includes simulated ratings)"
+    assert first.startswith("This release includes SIMULATED ratings")
+    assert "207 ratings by 6 SIMULATED annotators (demo data, not people)" in card
+    package = json.loads(build_files(simulated, release_meta)["datapackage.json"])
+    assert package["scores"]["simulated"] is True
+    assert "SIMULATED annotators" in package["scores"]["languages"][0]["in_words"]
+
+
+def test_a_campaign_whose_workers_were_all_left_out_contributed_nothing(release_snapshot, release_meta):
+    excluded = (("w1", "speeder (median 0.4 s per item < 3 s)"), ("w2", "speeder (median 0.6 s per item < 3 s)"))
+    nothing = with_campaign(release_snapshot, CampaignSource("demo-token", "token", 0, 0, 0, excluded))
+    card = build_files(nothing, release_meta)["README.md"].decode()
+    assert (
+        "- English (en): campaign `demo-token` (token level) contributed nothing: every worker was left out "
+        "(w1: speeder (median 0.4 s per item < 3 s); w2: speeder (median 0.6 s per item < 3 s)); its scores are "
+        "the reference scores imported with NCTTI (Garcia et al. 2021, ACL)." in card
+    )
+
+
+def test_the_sources_survive_the_datapackage(release_snapshot, release_meta):
+    files = build_files(release_snapshot, release_meta)
+    _, info, _ = snapshot_parts(files)
+    assert info.languages == release_snapshot.scores.languages
