@@ -132,13 +132,11 @@ def test_an_allowed_host_cannot_redirect_the_key_elsewhere(listen, secret, relea
         name="redirected", kind="openai", source="text-embedding-3-small", options={"base_url": allowed.url}
     )
 
-    try:
-        run_inline(create_probe_run(release, model))
-    except Exception as error:  # the redirect is an answer (an error status), not an instruction
-        raised = str(error)
+    run = run_inline(create_probe_run(release, model))
 
+    # The redirect is an answer (an error status), not an instruction: the run fails saying so.
     assert elsewhere.requests == []
-    assert "307" in raised and len(allowed.requests) == 1
+    assert run.status == ProbeRun.Status.FAILED and "307" in run.error and len(allowed.requests) == 1
 
 
 def test_an_allowed_name_that_resolves_to_a_private_address_is_refused(listen):
