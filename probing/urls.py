@@ -7,6 +7,7 @@ from probing import views
 urlpatterns = [
     path("", views.probe_runs, name="probe_runs"),
     path("compare/", views.probe_compare, name="probe_compare"),
+    path("leaderboard/", views.probe_leaderboard, name="probe_leaderboard"),
     path("compare/figures/<slug:measure>.<slug:fmt>", views.probe_compare_figure, name="probe_compare_figure"),
     path("runs/<int:pk>/", views.probe_run, name="probe_run"),
     path("runs/<int:pk>.json", views.probe_run_json, name="probe_run_json"),

@@ -13,6 +13,7 @@ import json
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,11 +22,12 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.permissions import curator_required, is_curator
+from datasets.vocabulary import language_name
 from probing import actions, tasks
 from probing.exposure import public_identity, public_progress, public_provenance, public_run
 from probing.models import EmbeddingModel, ProbeRun
 from probing.report import build as reporting
-from probing.report import figures, tables
+from probing.report import figures, leaderboard, tables
 from probing.report import page as report_page
 from probing.report.paper_figures import FORMATS as FIGURE_FORMATS
 from probing.report.paper_figures import render as render_figure
@@ -264,6 +266,7 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
         {
             "runs": runs,
             "ids": ",".join(str(run.pk) for run in runs),
+            "chosen_ids": {run.pk for run in runs},
             "missing": [pk for pk in ids if pk not in {run.pk for run in runs}],
             "standardised": standardised,
             "summaries": tables.comparison_tables(
@@ -275,9 +278,16 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
             "level": level,
             "levels": [(key, tables.LEVEL_LABELS[key]) for key in tables.LEVELS],
             "correlograms": correlograms,
-            "choices": ProbeRun.objects.select_related("release", "model").defer("report", "release__manifest")[:50],
+            "choices": _choices(runs),
         },
     )
+
+
+def _choices(runs: list[ProbeRun]) -> list[ProbeRun]:
+    """The runs offered for comparison: the chosen ones and the 50 newest, newest first."""
+    recent = ProbeRun.objects.select_related("release", "model").defer("report", "release__manifest")
+    offered = list(recent[:50])
+    return [run for run in runs if run.pk not in {r.pk for r in offered}] + offered
 
 
 def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
@@ -323,3 +333,59 @@ def _run_ids(texts: list[str]) -> list[int]:
 
 def run_label(run: ProbeRun) -> str:
     return f"#{run.pk} {run.model.name}"
+
+
+@require_GET
+def probe_leaderboard(request: HttpRequest) -> HttpResponse:
+    """Runs of one release ranked by how well each measure follows the human scores, in one chosen cell."""
+    done = ProbeRun.objects.filter(status=ProbeRun.Status.DONE)
+    versions = sorted(set(done.values_list("release__version", flat=True)), key=version_key, reverse=True)
+    version = request.GET.get("release") if request.GET.get("release") in versions else next(iter(versions), "")
+    latest = request.GET.get("every") != "1"
+    query = (
+        done.filter(release__version=version)
+        .select_related("model", "release")
+        .only("pk", "config", "config_hash", "created_at", "model__name", "model__kind", "release__version")
+        .annotate(correlations=KeyTransform("correlations", "report"))
+        .order_by("-created_at", "-pk")
+    )
+    runs, seen = [], set()
+    for run in query:
+        if latest and (run.model_id, run.config_hash) in seen:
+            continue  # an older run of the same model and config
+        seen.add((run.model_id, run.config_hash))
+        runs.append(
+            {
+                "id": run.pk,
+                "model": run.model.name,
+                "kind": run.model.get_kind_display(),
+                "config": run.config,
+                "created": run.created_at,
+                "correlations": run.correlations or [],
+            }
+        )
+    chosen = leaderboard.selection(runs, request.GET)
+    standardised = request.GET.get("standardised") == "1"
+    table = leaderboard.board(
+        runs, chosen, standardised, request.GET.get("sort", ""), request.GET.get("order") != "asc"
+    )
+    options = leaderboard.choices(runs)
+    return render(
+        request,
+        "probing/leaderboard.html",
+        {
+            "table": table,
+            "chosen": chosen,
+            "version": version,
+            "versions": versions,
+            "latest": latest,
+            "standardised": standardised,
+            "title": leaderboard.cell_title(chosen, tables.SUBSET_LABELS),
+            "options": {
+                "language": [(code, language_name(code)) for code in options["language"]],
+                "level": [(key, tables.LEVEL_LABELS[key]) for key in options["level"]],
+                "condition": [(key, leaderboard.CONDITION_LABELS[key]) for key in options["condition"]],
+                "subset": [(key, tables.SUBSET_LABELS.get(key, key)) for key in options["subset"]],
+            },
+        },
+    )

@@ -4,6 +4,9 @@
 - p-values in scientific notation (``3.1e-12``), with the Benjamini-Hochberg q when there is one;
 - significance as the papers mark it: a correlation with p > 0.05 is left out ("–", He et al. 2024;
   Garcia et al. 2021) and one with 0.01 < p ≤ 0.05 is in italics (Garcia et al. 2021, ACL, table 5);
+- below ``MIN_N`` compounds a ρ gets no p and no significance mark: with four compounds a ρ of
+  ±1.00 is one ordering in 24 and p says nothing a reader should act on; the cell is marked
+  "small n" and shows its n, as every cell does;
 - readable headers for the report's keys (``sim_syn`` is P_Syn, ``no_overlap`` "No lexical overlap").
 """
 
@@ -18,6 +21,7 @@ from probing.vocabulary import LEVEL_LABELS, MEASURE_LABELS, STD, SUBSET_LABELS
 DASH = "–"
 ALPHA = 0.05
 STRONG = 0.01  # below this, a significant ρ is printed upright; between it and ALPHA, in italics
+MIN_N = 10  # fewer compounds than this: a ρ is shown, marked, with no p and no significance
 
 # Names of the report's keys that are not measures, as a page's header says them.
 HEADERS = {
@@ -84,27 +88,40 @@ def significance(p, alpha: float = ALPHA) -> str:
     return "strong" if p <= STRONG else "weak"
 
 
+def too_few(n) -> bool:
+    """Fewer compounds than ``MIN_N`` behind a ρ: no p-value and no significance for it."""
+    return finite(n) and n < MIN_N
+
+
 def correlation_cell(row: Mapping | None, show_all: bool = False, decisive: str = "p") -> dict | None:
-    """A ρ as a table shows it: ``{"text", "mark", "shown", "title"}``; None when there is no row.
+    """A ρ as a table shows it: ``{"text", "mark", "shown", "title", "p", "q", "n", "small"}``; None without a row.
 
     ``decisive`` is the p-value that decides significance (``"p"``, or ``"p_adjusted"`` with
-    Benjamini-Hochberg). A non-significant ρ is not shown unless ``show_all``, and then greyed.
+    Benjamini-Hochberg). A non-significant ρ is not shown unless ``show_all``, and then greyed. A ρ
+    over fewer than ``MIN_N`` compounds is shown, marked small, without p or significance.
     """
     if row is None:
         return None
+    n = row.get("n")
+    small = too_few(n)
     p = row.get(decisive) if row.get(decisive) is not None else row.get("p")
-    mark = significance(p)
+    mark = "" if small else significance(p)
     rho = row.get("rho")
-    shown = finite(rho) and (bool(mark) or show_all)
-    title = f"ρ = {fixed(rho, 3)}, p = {p_text(row.get('p'))}"
-    if row.get("p_adjusted") is not None:
-        title += f", q (Benjamini-Hochberg) = {p_text(row.get('p_adjusted'))}"
-    title += f", n = {row.get('n', DASH)}"
+    shown = finite(rho) and (small or bool(mark) or show_all)
+    title = f"ρ = {fixed(rho, 3)}, n = {n if n is not None else DASH}"
+    if small:
+        title += f": fewer than {MIN_N} compounds, too few for a p-value"
+    else:
+        title += f", p = {p_text(row.get('p'))}"
+        if row.get("p_adjusted") is not None:
+            title += f", q (Benjamini-Hochberg) = {p_text(row.get('p_adjusted'))}"
     return {
         "text": rho_text(rho) if shown else DASH,
         "mark": mark if shown else "",
-        "p": p_text(row.get("p")) if shown else "",
-        "q": p_text(row.get("p_adjusted")) if shown and row.get("p_adjusted") is not None else "",
+        "p": p_text(row.get("p")) if shown and not small else "",
+        "q": p_text(row.get("p_adjusted")) if shown and not small and row.get("p_adjusted") is not None else "",
+        "n": "" if n is None else str(n),
+        "small": bool(small),
         "shown": shown,
         "title": title,
     }

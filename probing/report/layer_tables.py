@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from core.statistics import finite
-from probing.report.formatting import correlation_cell, significance, stat_text
+from probing.report.formatting import correlation_cell, significance, stat_text, too_few
 from probing.report.tables import MEASURES, group_label, in_order, language_conditions
 from probing.vocabulary import ALL, LEVEL_LABELS, LEVELS
 
@@ -61,7 +61,7 @@ def layer_curves(layers: Mapping | None, level: str) -> dict[str, dict[str, list
         lines: dict[str, list[tuple[int, float, bool]]] = {}
         for language, condition in language_conditions(r for r in rows if r["measure"] == key):
             points = [
-                (r["layer"], r["rho"], bool(significance(r.get("p"))))
+                (r["layer"], r["rho"], bool(significance(r.get("p"))) and not too_few(r.get("n")))
                 for r in rows
                 if (r["measure"], r["language"], r["condition"]) == (key, language, condition)
             ]

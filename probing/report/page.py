@@ -21,7 +21,9 @@ from probing.models import ProbeRun
 from probing.report import tables
 from probing.report.figure_data import report_figures
 from probing.report.figures import series_colours
+from probing.report.findings import findings
 from probing.report.formatting import header
+from probing.report.glossary import TERMS
 from probing.report.layer_tables import layer_tables
 from probing.report.page_figures import page_figure
 from probing.report.paper_figures import FORMATS, render
@@ -89,6 +91,9 @@ def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:
             "cache_mb": f"{stats['cache_bytes'] / 1e6:.1f}" if stats.get("cache_bytes") else "",
         },
         "human_note": (report.get("human_score") or {}).get("note", ""),
+        "human_rule": (report.get("human_score") or {}).get("rule", ""),
+        "findings": findings(report),
+        "glossary": TERMS,
     }
 
 

@@ -6,6 +6,8 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
+from probing.report.glossary import definition, hash_explanation
+
 register = template.Library()
 
 
@@ -22,13 +24,19 @@ def rho_cell(cell: dict | None):
     if not cell:
         return EMPTY
     title = escape(cell["title"])
+    n = escape(cell["n"])
     if not cell["shown"]:
-        return mark_safe(f'<td class="num rho muted" title="{title}">–</td>')
+        return mark_safe(f'<td class="num rho muted" title="{title}">–<span class="p">n {n}</span></td>')
+    if cell["small"]:
+        return mark_safe(
+            f'<td class="num rho small-n" title="{title}">{escape(cell["text"])}'
+            f'<span class="p">n {n}: too few for p</span></td>'
+        )
     significance = escape(cell["mark"] or "not-significant")
     q = f" · q {escape(cell['q'])}" if cell["q"] else ""
     return mark_safe(
         f'<td class="num rho {significance}" title="{title}">{escape(cell["text"])}'
-        f'<span class="p">p {escape(cell["p"])}{q}</span></td>'
+        f'<span class="p">p {escape(cell["p"])}{q} · n {n}</span></td>'
     )
 
 
@@ -37,3 +45,15 @@ def breakable(label: str):
     """A measure's name that may wrap after its "|" and "_" (``A_Syn|WordsSyn``): narrow table headers."""
     escaped = str(format_html("{}", label))
     return mark_safe(escaped.replace("|", "|<wbr>").replace("_", "_<wbr>"))  # escaped first; <wbr> added after
+
+
+@register.filter
+def measure_definition(label: str) -> str:
+    """What a measure's label means (``probing.report.glossary``), for its hover title."""
+    return definition(str(label))
+
+
+@register.filter
+def hash_note(key: str) -> str:
+    """What a provenance key's hash identifies, or ""."""
+    return hash_explanation(str(key))

@@ -30,3 +30,12 @@ def elmo_loadable(fixture_elmo, settings) -> Path:
     """The fixture ELMo's folder, listed by the administrator (WORKBENCH_MODEL_DIRS)."""
     settings.WORKBENCH_MODEL_DIRS = [*settings.WORKBENCH_MODEL_DIRS, real_path(fixture_elmo)]
     return fixture_elmo
+
+
+@pytest.fixture
+def p_for_five_compounds(monkeypatch):
+    """The report factory has five compounds, below the minimum n for a p-value (formatting.MIN_N): tests about
+    how p and significance are printed lower the minimum for the factory (the minimum's own tests keep it)."""
+    from probing.report import formatting
+
+    monkeypatch.setattr(formatting, "MIN_N", 3)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from probing.report.layer_tables import layer_curves, layer_tables
 from tests.probing.report_factories import layers_report
 
 
+@pytest.mark.usefixtures("p_for_five_compounds")
 def test_each_level_and_group_gets_a_row_per_layer_and_a_column_per_measure():
     layers = layers_report(3)
 
@@ -23,6 +26,7 @@ def test_each_level_and_group_gets_a_row_per_layer_and_a_column_per_measure():
     assert layer_tables(None) == [] and layer_tables({}) == []
 
 
+@pytest.mark.usefixtures("p_for_five_compounds")
 def test_curves_give_rho_per_layer_with_its_significance():
     curves = layer_curves(layers_report(3), "nc")
 

@@ -176,6 +176,25 @@ def test_a_finished_run_shows_tables_figures_and_provenance(client, done):
     assert url("probe_run_csv", done.pk, "summary") in page and url("probe_run_report", done.pk) in page
 
 
+def test_a_report_reads_without_the_paper(client, done):
+    page = client.get(url("probe_run", done.pk)).content.decode()
+
+    # Findings first, in words, from the numbers; five compounds are too few for a claim about ρ.
+    findings = page[page.index('id="findings"') : page.index('id="summary"')]
+    assert "closer to its synonym&#x27;s (P_Syn" in findings
+    assert "only 5 compounds have a human score, too few" in findings
+    # Every measure defined where it is printed and in the glossary; n beside every mean and ρ.
+    assert '<abbr class="measure" title="Cosine between the compound (in its sentence) and its synonym' in page
+    glossary = page[page.index('id="glossary"') : page.index('id="downloads"')]
+    assert "<dt>Sim_R|Syn</dt>" in glossary and "Benjamini-Hochberg" in glossary
+    assert '<span class="p">n 5</span>' in page
+    assert page.count("n 5: too few for p") >= 1 and 'class="num rho small-n"' in page
+    assert "mean over its sentences of the annotators" in page  # the human score's rule, in the legend
+    provenance = page[page.index('id="provenance"') :]
+    assert "SHA-256 of the release&#x27;s manifest.json" in provenance
+
+
+@pytest.mark.usefixtures("p_for_five_compounds")
 def test_numbers_and_headers_read_like_the_papers(client, done):
     page = client.get(url("probe_run", done.pk) + "?level=&condition=").content.decode()
     tables = page[page.index('id="summary"') : page.index('id="downloads"')]
@@ -194,6 +213,7 @@ def test_numbers_and_headers_read_like_the_papers(client, done):
     assert "Human score" in tables and "Partly compositional" in tables and "Naturalistic" in tables
 
 
+@pytest.mark.usefixtures("p_for_five_compounds")
 def test_only_significant_correlations_show_unless_all_are_asked_for(client, done):
     def random_probe_cells(response) -> list:
         nc = next(t for t in response.context["correlations"] if t["level"] == "nc")
@@ -431,3 +451,40 @@ def test_the_comparison_takes_ticked_runs_and_copes_with_a_running_one(client, d
     assert response.status_code == 200
     assert "Needs two runs with results" in response.content.decode()
     assert client.get(url("probe_compare")).status_code == 200
+
+
+def test_the_leaderboard_ranks_runs_chosen_from_lists_and_links_to_the_comparison(client, release, model):
+    weaker = make_report()
+    for row in weaker["correlations"]:
+        if row["measure"] == "sim_syn" and row["rho"] is not None:
+            row["rho"] = row["rho"] - 0.5
+    first = make_run(release, model, report=weaker)
+    second = make_run(release, make_model("bert"))
+    make_run(release, model, status=ProbeRun.Status.RUNNING)
+
+    response = client.get(url("probe_leaderboard"))
+
+    assert response.status_code == 200
+    rows = response.context["table"]["rows"]
+    assert [row["run"]["id"] for row in rows] == [second.pk, first.pk]
+    page = response.content.decode()
+    assert '<select name="level">' in page and '<option value="nc" selected>NC level</option>' in page
+    assert f'name="run" value="{first.pk}"' in page and url("probe_compare") in page
+    # An older run of the same model and config is left out unless every run is asked for.
+    newer = make_run(release, model)
+    ids = [row["run"]["id"] for row in client.get(url("probe_leaderboard")).context["table"]["rows"]]
+    assert first.pk not in ids and newer.pk in ids
+    every = client.get(url("probe_leaderboard") + "?every=1&sort=sim_syn&order=asc").context["table"]["rows"]
+    assert every[0]["run"]["id"] == first.pk and len(every) == 3
+    bad = client.get(url("probe_leaderboard") + "?level=%3Cscript%3E&release=9.9.9&sort=x")
+    assert bad.status_code == 200 and bad.context["chosen"]["level"] == "nc"
+
+
+def test_the_comparison_offers_runs_as_checkboxes(client, done, release, model):
+    other = make_run(release, make_model("bert"))
+
+    page = client.get(url("probe_compare") + f"?run={done.pk}").content.decode()
+
+    assert f'<input type="checkbox" name="run" value="{done.pk}" checked>' in page
+    assert f'<input type="checkbox" name="run" value="{other.pk}">' in page
+    assert 'name="runs"' not in page

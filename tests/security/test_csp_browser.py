@@ -55,6 +55,7 @@ def test_no_page_breaks_the_content_security_policy(live_server, page):
         reverse("probe_run", args=[run.pk]),
         f"{reverse('probe_compare')}?runs={run.pk}",
         reverse("probe_runs"),
+        reverse("probe_leaderboard"),
         reverse("release", args=[release.version]),
         reverse("releases"),
         reverse("build_job", args=[job.pk]),

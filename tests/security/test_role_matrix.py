@@ -102,6 +102,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     # probing pages: reports are public (internals only for curators); actions are curators' POSTs
     "probe_runs": (PUBLIC, {}),
     "probe_compare": (PUBLIC, {}),
+    "probe_leaderboard": (PUBLIC, {}),
     "probe_run": (PUBLIC, {"pk": "run"}),
     "probe_run_json": (PUBLIC, {"pk": "run"}),
     "probe_run_report": (PUBLIC, {"pk": "run"}),
