@@ -125,3 +125,37 @@ def test_a_figure_downloads_from_the_page(live_server, page):
         assert download.value.suggested_filename == f"probe-run-{run.pk}-similarity-nc.{fmt.lower()}"
         with open(path, "rb") as handle:
             assert handle.read(8).startswith(start)
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_reader_finds_the_findings_definitions_small_n_marks_and_the_leaderboard(live_server, page):
+    from playwright.sync_api import expect
+
+    release, model = make_release(), make_model()
+    run = make_run(release, model)
+    other = make_run(release, make_model("bert"))
+
+    page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
+    findings = page.locator("#findings li")
+    expect(findings.first).to_contain_text("closer to its synonym")
+    expect(page.locator("#findings")).to_contain_text("too few to say")
+    measure = page.locator("table.summary-table:visible abbr.measure", has_text="P_Syn").first
+    assert measure.get_attribute("title").startswith("Cosine between the compound")
+    expect(page.locator("td.rho.small-n:visible").first).to_contain_text("too few for p")
+    page.get_by_role("link", name="What the measures mean").click()
+    expect(page.locator("#glossary dt", has_text="Sim_R|Syn")).to_be_visible()
+
+    page.goto(live_server.url + reverse("probe_leaderboard"))
+    expect(page.locator("table.leaderboard tbody tr")).to_have_count(2)
+    page.locator("select[name=level]").select_option("sentence")
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**level=sentence**")
+    expect(page.locator("table.leaderboard tbody tr")).to_have_count(2)
+    page.get_by_role("link", name="P_Rand").click()
+    page.wait_for_url("**sort=sim_rand**")
+    expect(page.locator("table.leaderboard th[aria-sort=descending]")).to_contain_text("P_Rand")
+    page.get_by_label(f"Compare run #{run.pk}").check()
+    page.get_by_label(f"Compare run #{other.pk}").check()
+    page.get_by_role("button", name="Compare the selected runs").click()
+    expect(page.get_by_role("heading", name="Compare probe runs")).to_be_visible()
+    expect(page.locator(f"input[name=run][value='{run.pk}']")).to_be_checked()
