@@ -137,9 +137,14 @@ def add_missing_items(campaign: Campaign, item_class: str | None = None, chosen:
 
 
 def change_status(campaign: Campaign, status: str) -> Campaign:
-    """Open, pause, close or return to draft."""
+    """Open, pause, close or return to draft (only before anyone has entered: people's work is paused or closed)."""
     if status not in Campaign.Status.values:
         raise SetupError(f"not a campaign status: {status!r}")
+    if status == Campaign.Status.DRAFT and campaign.status != status and (entered := campaign.annotators.count()):
+        raise SetupError(
+            f"{entered} annotator{'s' if entered != 1 else ''} entered {campaign.name}: a campaign people have "
+            "worked on is paused or closed, not returned to draft"
+        )
     Campaign.objects.filter(pk=campaign.pk).update(status=status)
     campaign.status = status
     return campaign

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from core.models import FINISHED, JobStatus, Shard
+from core.models import FINISHED, JobRecord, JobStatus, Shard
 from datasets.models import Variant, language_code_validator
 
 
@@ -66,7 +66,7 @@ class FrequencyTable(models.Model):
         return f"{self.name} ({self.language}, {self.tokens:,} tokens)"
 
 
-class BuildJob(models.Model):
+class BuildJob(JobRecord):
     """A long dataset-building job run by Celery workers (variant generation, corpus counting)."""
 
     class Kind(models.TextChoices):
@@ -87,12 +87,6 @@ class BuildJob(models.Model):
     )
     message = models.TextField(blank=True)
     result = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "datasets_buildjob"  # made by the datasets app: the table kept its name

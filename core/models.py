@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from django.conf import settings
 from django.db import models
 
 
@@ -25,6 +26,24 @@ class JobStatus(models.TextChoices):
 
 UNFINISHED = (JobStatus.QUEUED, JobStatus.RUNNING)
 FINISHED = (JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED)
+
+
+class JobRecord(models.Model):
+    """Who asked for a job and when it started and finished: the columns every job row shares (abstract)."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_finished(self) -> bool:
+        return getattr(self, "status", None) in FINISHED
 
 
 class ShardStatus(models.TextChoices):

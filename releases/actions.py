@@ -29,7 +29,7 @@ from datasets.formats.records import (
     VariantRecord,
 )
 from datasets.importing import ImportSummary, import_records
-from releases.collect import collect_snapshot
+from releases.collect import check_request, collect_snapshot, raise_nothing_to_release
 from releases.formats import (
     ReleaseIntegrityError,
     ReleaseMeta,
@@ -83,19 +83,10 @@ def create_release(
     licence: str = "",
 ) -> Release:
     """Collect, build and store release ``version`` (a draft unless ``publish``); ReleaseError when it cannot."""
-    if not SEMVER.match(version or ""):
-        raise ReleaseError(f"version {version!r}: use a semantic version MAJOR.MINOR.PATCH, such as 1.0.0")
-    if existing := Release.objects.filter(version=version).first():
-        raise ReleaseError(
-            f"release {version} exists already ({existing.status}): a correction is a new version, such as "
-            f"{_next_patch(version)}"
-        )
+    _check_version(version)
     snapshot = collect_snapshot(languages, collections=collections, campaigns=campaigns, policy=policy)
     if not snapshot.compounds:
-        where = f" of collections {', '.join(collections)}" if collections else ""
-        raise ReleaseError(
-            f"nothing to release: no compounds in {', '.join(snapshot.languages) or 'any language'}{where}"
-        )
+        raise_nothing_to_release(snapshot.languages, collections)
     defaults = ReleaseMeta(version=version)
     meta = ReleaseMeta(
         version=version,
@@ -135,6 +126,28 @@ def create_release(
     if publish:
         publish_release(release, user)
     return release
+
+
+def check_release(
+    version: str,
+    languages: list[str] | None = None,
+    collections: list[str] | None = None,
+    campaigns: list[str] | None = None,
+    policy: str | None = None,
+) -> None:
+    """The ReleaseError ``create_release`` would raise before building anything, from a few small queries."""
+    _check_version(version)
+    check_request(languages, collections=collections, campaigns=campaigns, policy=policy)
+
+
+def _check_version(version: str) -> None:
+    if not SEMVER.match(version or ""):
+        raise ReleaseError(f"version {version!r}: use a semantic version MAJOR.MINOR.PATCH, such as 1.0.0")
+    if existing := Release.objects.filter(version=version).first():
+        raise ReleaseError(
+            f"release {version} exists already ({existing.status}): a correction is a new version, such as "
+            f"{_next_patch(version)}"
+        )
 
 
 @transaction.atomic

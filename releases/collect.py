@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, QuerySet
 
 from annotation.models import Campaign, FilterPolicy, Item
 from annotation.protocol import QUESTION_PARTS
@@ -50,18 +50,32 @@ DEFAULT_RELEASE_POLICY = EXCLUDE_FLAGGED  # a release never averages in the work
 AGREEMENT_PROCEDURE = "full"  # all kept annotators; top-k subsets are diagnostics, not the release's figure
 
 
-def collect_snapshot(
+def check_request(
     languages: Iterable[str] | None = None,
     collections: Iterable[str] | None = None,
     campaigns: Iterable[str] | None = None,
     policy: str | None = None,
-) -> Snapshot:
-    """The snapshot of ``languages`` (default: every language found) under the module's inclusion rule.
+) -> None:
+    """Raise the ReleaseError that ``collect_snapshot`` would raise for these arguments, reading only ids and keys.
 
-    Campaign scores are filtered by ``policy``, by default ``DEFAULT_RELEASE_POLICY``: the workers
-    the campaign's quality thresholds flag (speeders, straight-liners...) are left out unless a
-    policy that keeps them (``"none"``) is named.
+    The release form checks a request with this before handing it to a worker, so that a bad
+    choice is a form error at once, not a failed job later.
     """
+    languages, compounds, policy = _chosen(languages, collections, campaigns, policy)
+    _check_unique(compounds.values_list("text", "language", "key", "collection__slug"))
+    if not compounds.exists():
+        raise_nothing_to_release(languages, collections)
+    if campaigns:
+        _campaigns(sorted(set(campaigns)), policy, languages)
+
+
+def raise_nothing_to_release(languages: Iterable[str], collections: Iterable[str] | None) -> None:
+    where = f" of collections {', '.join(sorted(set(collections)))}" if collections else ""
+    raise ReleaseError(f"nothing to release: no compounds in {', '.join(languages) or 'any language'}{where}")
+
+
+def _chosen(languages, collections, campaigns, policy) -> tuple[list[str], QuerySet, str | None]:
+    """The languages, the compounds and the policy a request names, checked."""
     if policy and not campaigns:
         raise ReleaseError(f"policy {policy!r} filters campaign annotators: name the campaigns too")
     if campaigns and not policy:
@@ -76,8 +90,24 @@ def collect_snapshot(
         compounds = compounds.filter(language__in=languages)
     else:
         languages = list(compounds.order_by("language").values_list("language", flat=True).distinct())
+    return languages, compounds, policy
+
+
+def collect_snapshot(
+    languages: Iterable[str] | None = None,
+    collections: Iterable[str] | None = None,
+    campaigns: Iterable[str] | None = None,
+    policy: str | None = None,
+) -> Snapshot:
+    """The snapshot of ``languages`` (default: every language found) under the module's inclusion rule.
+
+    Campaign scores are filtered by ``policy``, by default ``DEFAULT_RELEASE_POLICY``: the workers
+    the campaign's quality thresholds flag (speeders, straight-liners...) are left out unless a
+    policy that keeps them (``"none"``) is named.
+    """
+    languages, compounds, policy = _chosen(languages, collections, campaigns, policy)
     rows = list(_with_children(compounds))
-    _check_unique(rows)
+    _check_unique((c.text, c.language, c.key, c.collection.slug) for c in rows)
     campaign_scores = _campaign_scores(sorted(set(campaigns)), policy, languages) if campaigns else None
     released = tuple(_compound(c, campaign_scores) for c in rows)
     info = campaign_scores.info if campaign_scores else ScoreInfo(source="reference")
@@ -140,15 +170,17 @@ def _with_children(compounds):
     )
 
 
-def _check_unique(rows: list[Compound]) -> None:
-    """A release names a compound once per language: the same one in two collections is ambiguous."""
+def _check_unique(rows: Iterable[tuple[str, str, str, str]]) -> None:
+    """A release names a compound once per language: the same one in two collections is ambiguous.
+
+    ``rows``: (text, language, key, collection slug) of each compound.
+    """
     seen: dict[tuple[str, str], str] = {}
-    for c in rows:
-        other = seen.setdefault((c.language, c.key), c.collection.slug)
-        if other != c.collection.slug:
+    for text, language, key, collection in rows:
+        other = seen.setdefault((language, key), collection)
+        if other != collection:
             raise ReleaseError(
-                f"{c.text} ({c.language}) is in collections {other} and {c.collection.slug}: "
-                "name the collections to release"
+                f"{text} ({language}) is in collections {other} and {collection}: name the collections to release"
             )
 
 
@@ -217,16 +249,21 @@ class _CampaignScores:
     sources: dict[str, list[CampaignSource]] = field(default_factory=lambda: defaultdict(list))  # by language
 
 
-def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[str]) -> _CampaignScores:
+def _campaigns(slugs: list[str], policy_name: str | None, languages: list[str]) -> tuple[dict, FilterPolicy]:
+    """The campaigns named (by slug) and the policy, checked against the release's languages."""
     found = {c.slug: c for c in Campaign.objects.filter(slug__in=slugs)}
     if missing := [s for s in slugs if s not in found]:
         raise ReleaseError(f"no campaign {', '.join(missing)}")
     if stray := [s for s in slugs if found[s].language not in languages]:
         raise ReleaseError(f"campaign {', '.join(stray)} is not in the release's languages ({', '.join(languages)})")
     try:
-        policy = get_policy(policy_name)
+        return found, get_policy(policy_name)
     except FilterPolicy.DoesNotExist:
         raise ReleaseError(f"no filter policy {policy_name!r}") from None
+
+
+def _campaign_scores(slugs: list[str], policy_name: str | None, languages: list[str]) -> _CampaignScores:
+    found, policy = _campaigns(slugs, policy_name, languages)
     result = _CampaignScores(
         info=ScoreInfo(source="campaign", campaigns=tuple(slugs), policy=policy_parameters(policy), aggregation="mean")
     )

@@ -27,6 +27,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.validators import RegexValidator
 from django.db import models
 
+from core.models import JobRecord, JobStatus
 from releases.formats import ReleaseIntegrityError, verify_files
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$")
@@ -229,3 +230,27 @@ class ReleaseFile(models.Model):
         if self.pk is not None:
             release_ids |= set(ReleaseFile.objects.filter(pk=self.pk).values_list("release_id", flat=True))
         return Release.objects.filter(pk__in=release_ids, status=Release.Status.PUBLISHED).exists()
+
+
+class ReleaseJob(JobRecord):
+    """A release being built by a Celery worker, for the release form: it answers at once, the worker builds.
+
+    Building a release of the full public data takes seconds (the snapshot, every format, the zip);
+    the form checks the request (``releases.collect.check_request``), records the job and hands it
+    to a worker (``releases.tasks``); the job page polls until the release exists, then opens it.
+    ``options`` holds the ``create_release`` keyword arguments; ``version`` names the release made.
+    """
+
+    Status = JobStatus
+
+    options = models.JSONField(default=dict, help_text="The create_release keyword arguments of the form.")
+    publish_next = models.BooleanField(default=False, help_text="Ask to publish once built (the confirmation page).")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    message = models.TextField(blank=True, help_text="Why it failed: the release error, as the form would show it.")
+    version = models.CharField(max_length=32)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"release {self.version} job #{self.pk} ({self.status})"

@@ -2,10 +2,12 @@
 
 from django.urls import path
 
-from releases import views
+from releases import job_views, views
 
 urlpatterns = [
     path("", views.releases, name="releases"),
+    path("jobs/<int:pk>/", job_views.release_job, name="release_job"),
+    path("jobs/<int:pk>.json", job_views.release_job_json, name="release_job_json"),
     path("<str:version>/", views.release_detail, name="release"),
     path("<str:version>/publish/", views.release_publish, name="release_publish"),
     path("<str:version>/download.zip", views.release_zip, name="release_zip"),

@@ -29,6 +29,7 @@ from releases.formats import ReleaseIntegrityError, snapshot_from_files
 from releases.formats.datapackage import score_info_from_dict
 from releases.formats.score_sources import simulated_note, sources
 from releases.models import ZIP_NAME, Release, ReleaseError, next_version, semver_validator, version_key
+from releases.tasks import start_release_job
 
 # Rows of each diff table shown on the page; the JSON has them all.
 DIFF_ROWS_SHOWN = 200
@@ -130,30 +131,26 @@ def _release_list(request: HttpRequest, form: ReleaseForm | None, status: int = 
 
 @curator_required
 def create_release_view(request: HttpRequest) -> HttpResponse:
+    """Check the form and the request at once (a 400 naming what is wrong), then let a worker build the release."""
     form = ReleaseForm(request.POST)
     if not form.is_valid():
         return _release_list(request, form, status=400)
     data = form.cleaned_data
+    options = {
+        "languages": data["languages"],
+        "collections": [data["collection"]] if data["collection"] else None,
+        "campaigns": [campaign.slug for campaign in data["campaigns"]] or None,
+        "policy": data["policy"].name if data["policy"] else None,
+        "title": data["title"],
+        "description": data["description"],
+        "citation": data["citation"],
+    }
     try:
-        release = actions.create_release(
-            data["version"],
-            data["languages"],
-            user=request.user,
-            publish=False,  # publishing is its own step: the confirmation says what freezes
-            collections=[data["collection"]] if data["collection"] else None,
-            campaigns=[campaign.slug for campaign in data["campaigns"]] or None,
-            policy=data["policy"].name if data["policy"] else None,
-            title=data["title"],
-            description=data["description"],
-            citation=data["citation"],
-        )
+        job = start_release_job(data["version"], options, user=request.user, publish_next=data["publish"])
     except ReleaseError as error:
         form.add_error(None, _message(error))
         return _release_list(request, form, status=400)
-    messages.success(request, f"Release {release.version} created as a draft: check it, then publish it.")
-    if data["publish"]:
-        return publish_confirmation(request, release)
-    return redirect("release", version=release.version)
+    return redirect("release_job", pk=job.pk)
 
 
 def _message(error: Exception) -> str:

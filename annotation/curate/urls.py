@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/", views.campaign_create, name="create"),
     path("<slug:slug>/", views.campaign_dashboard_view, name="dashboard"),
     path("<slug:slug>/report/", report_views.campaign_report_view, name="report"),
+    path("<slug:slug>/report/stamp.json", report_views.campaign_report_stamp, name="report_stamp"),
     path("<slug:slug>/preview/", preview_views.campaign_preview, name="preview"),
     path("<slug:slug>/edit/", views.campaign_edit, name="edit"),
     path("<slug:slug>/items/", views.campaign_items, name="items"),

@@ -20,7 +20,7 @@ from annotation.curate.dashboard import campaign_dashboard, campaigns_with_count
 from annotation.curate.forms import ItemPickForm
 from annotation.models import Annotator, Assignment, Campaign
 from annotation.platforms import study_links
-from annotation.setup_actions import add_missing_items, change_status, create_campaign, save_campaign
+from annotation.setup_actions import SetupError, add_missing_items, change_status, create_campaign, save_campaign
 from core.permissions import curator_required
 
 # What pausing or closing does to the workers in the middle of the study: said before it happens.
@@ -28,6 +28,15 @@ CONFIRM_ACTIONS = {
     "pause": "Workers in the middle of the study see that it is not open at the moment, and cannot go on until "
     "you open it again.",
     "close": "Workers in the middle of the study are told it has ended; nobody can answer any more.",
+    "draft": "The study link refuses workers until you open the campaign again. Nobody has entered yet, so "
+    "nothing is lost: use it to change the set-up before the study starts.",
+}
+# The buttons' words, and what each does, for the dashboard.
+ACTION_LABELS = {
+    "open": ("Open to workers", "The study link takes workers."),
+    "pause": ("Pause", "Workers cannot go on until you open it again."),
+    "close": ("Close", "The study ends for everyone."),
+    "draft": ("Back to draft", "Only before anyone has entered: the study link refuses workers again."),
 }
 STATUS_ACTIONS = {
     "open": Campaign.Status.OPEN,
@@ -106,7 +115,11 @@ def campaign_status(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("curator:dashboard", slug=campaign.slug)
     if action in CONFIRM_ACTIONS and request.POST.get("confirm") != "yes":
         return render(request, "annotation/curator/confirm_status.html", _confirmation(campaign, action))
-    change_status(campaign, STATUS_ACTIONS[action])
+    try:
+        change_status(campaign, STATUS_ACTIONS[action])
+    except SetupError as error:
+        messages.error(request, f"{str(error)[:1].upper()}{str(error)[1:]}.")
+        return redirect("curator:dashboard", slug=campaign.slug)
     messages.success(request, f"Campaign {campaign.name} is now {campaign.get_status_display().lower()}.")
     return redirect("curator:dashboard", slug=campaign.slug)
 
@@ -124,10 +137,15 @@ def campaign_dashboard_view(request: HttpRequest, slug: str) -> HttpResponse:
             "campaign": campaign,
             "dashboard": dashboard,
             "busiest_hour": busiest,
+            "quiet_hours": sum(1 for bucket in dashboard.ratings_per_hour if not bucket["ratings"]),
             "study_links": study_links(request.build_absolute_uri(reverse("annotation:start", args=[campaign.slug]))),
             "intake_problem": intake_problem(campaign),
             "exports": [(table, fmt) for table in exports.TABLES for fmt in exports.FORMATS],
-            "status_actions": [a for a, status in STATUS_ACTIONS.items() if status != campaign.status],
+            "status_actions": [
+                (action, *ACTION_LABELS[action])
+                for action, status in STATUS_ACTIONS.items()
+                if status != campaign.status and (action != "draft" or not dashboard.annotators)
+            ],
         },
     )
 

@@ -8,12 +8,14 @@ analyses (``annotation.analysis``). ``campaign_report`` returns plain JSON-able 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
 from collections import defaultdict
 
 import numpy as np
 import pandas as pd
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from annotation.analysis import paraphrases as para
@@ -23,7 +25,7 @@ from annotation.analysis.reliability import FilterPolicy as PolicyRule
 from annotation.analysis.reliability import annotator_reliability
 from annotation.analysis.typetoken import CLASSES, typetoken_report
 from annotation.curate.dashboard import annotator_rows, ratings_frame
-from annotation.models import Campaign, FilterPolicy, Item, PolicyRun, SuggestedParaphrase
+from annotation.models import Annotator, Campaign, FilterPolicy, Item, PolicyRun, Rating, Skip, SuggestedParaphrase
 from annotation.reports.analysis_data import campaign_ratings, reference_sentence_scores
 from datasets import vocabulary
 from datasets.models import Compound
@@ -251,6 +253,25 @@ def get_policy(name: str | None) -> FilterPolicy | None:
     if found is None:
         raise FilterPolicy.DoesNotExist(f"no filter policy {name!r}")
     return found
+
+
+def report_stamp(campaign: Campaign) -> str:
+    """What the report depends on that workers change, in one short string: a live page compares it before reloading.
+
+    The campaign's status, and for its ratings, skips and annotators their number and the latest
+    change (a submission, a completion, a screen-out); a policy or a curator's exclusion is the
+    curator's own change, made on another page, after which the report is opened again anyway.
+    """
+    ratings = Rating.objects.filter(item__campaign=campaign).aggregate(
+        n=Count("pk"), last=Max("pk"), submitted=Max("assignment__submitted_at")
+    )
+    skips = Skip.objects.filter(item__campaign=campaign).aggregate(n=Count("pk"), last=Max("pk"))
+    people = Annotator.objects.filter(campaign=campaign).aggregate(
+        n=Count("pk"), done=Count("completed_at"), out=Count("pk", filter=~Q(status=Annotator.Status.ACTIVE))
+    )
+    parts = [campaign.status, ratings["n"], ratings["last"], ratings["submitted"], skips["n"], skips["last"]]
+    parts += [people["n"], people["done"], people["out"]]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
 def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save_run: bool = True) -> dict:

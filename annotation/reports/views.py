@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from annotation.analysis.agreement import QUESTIONS
+from annotation.analysis.wording import policy_words
 from annotation.models import Campaign, FilterPolicy
 from annotation.protocol import QUESTION_PARTS
 from annotation.reports import build as reporting
 from annotation.reports import svg
+from annotation.reports.build import NO_POLICY, policy_parameters
 from core.permissions import curator_required
 from datasets.models import Compound
 from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED
 
 DOWNLOADS = ("json", "items.csv", "compounds.csv")
-REFRESH_SECONDS = 60
+# While a campaign is open its report asks every POLL_SECONDS whether anything changed (a short JSON),
+# and only then fetches the page and replaces the sections that differ (static/js/report_live.js).
+POLL_SECONDS = 30
 CLASS_LABELS = CLASS_LABELS_AND_UNCLASSIFIED
 
 
@@ -76,6 +81,9 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
         for cls, by_question in report["distributions"]["classes"].items()
     ]
     query = f"&policy={policy.name}" if policy else ""
+    policies = list(FilterPolicy.objects.order_by("name"))
+    for choice in policies:
+        choice.words = "; ".join(policy_words(policy_parameters(choice)))
     return render(
         request,
         "annotation/curator/report.html",
@@ -83,10 +91,13 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             "campaign": campaign,
             "report": report,
             "charts": charts,
-            "policies": FilterPolicy.objects.order_by("name"),
-            "selected": policy.name if policy else "",
+            "policies": policies,
+            "selected": policy.name if policy else NO_POLICY,
+            "policy_words": policy_words(report["policy"]),
             "policy_query": query,
-            "refresh_seconds": REFRESH_SECONDS if report["live"] else None,
+            "computed_at": datetime.fromisoformat(report["computed_at"]),
+            "stamp": reporting.report_stamp(campaign),
+            "poll_seconds": POLL_SECONDS if report["live"] else None,
             "compound_rows": [
                 r | {"class_label": CLASS_LABELS.get(r["class"], "Unclassified" if not r["class"] else r["class"])}
                 for r in report["compounds"]["rows"]
@@ -94,6 +105,14 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
             ],
         },
     )
+
+
+@require_GET
+@curator_required
+def campaign_report_stamp(request: HttpRequest, slug: str) -> JsonResponse:
+    """What the live report polls: whether the campaign is still open and a stamp that changes with its ratings."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    return JsonResponse({"stamp": reporting.report_stamp(campaign), "live": campaign.status == Campaign.Status.OPEN})
 
 
 @require_GET

@@ -101,3 +101,41 @@ def test_a_curator_sets_up_a_campaign_in_sections_and_picks_items_by_search(live
     page.get_by_role("button", name="Add the chosen items").click()
     page.wait_for_url("**/curate/grey-matter-token-level/")
     assert Campaign.objects.get(slug="grey-matter-token-level").items.count() == 1
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_an_open_campaigns_report_updates_in_place_and_never_reloads(live_server, page, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from annotation.models import Annotator, Rating
+    from annotation.reports import views as report_views
+
+    monkeypatch.setattr(report_views, "POLL_SECONDS", 1)  # the live server runs in this process
+    call_command("create_demo_campaigns", stdout=StringIO())
+    call_command("simulate_ratings", "demo-token", stdout=StringIO())
+    campaign = Campaign.objects.get(slug="demo-token")
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.OPEN)
+    sign_in(page, live_server)
+    page.goto(f"{live_server.url}/curate/{campaign.slug}/report/")
+    assert page.locator('meta[http-equiv="refresh"]').count() == 0
+    page.evaluate("window.readerMark = 'still the same page'")
+    page.select_option("select[name=policy]", "rho>=0.2")  # the reader's unsent choice survives the updates
+    rows = page.locator("#reliability tbody tr").count()
+    page.locator("#live-checked", has_text="nothing new").wait_for()
+
+    gone = Annotator.objects.filter(campaign=campaign).order_by("pk").last()
+    Rating.objects.filter(annotator=gone).delete()
+    page.locator("#live-checked", has_text="updated").wait_for()
+
+    assert page.evaluate("window.readerMark") == "still the same page"  # no reload
+    updated = page.locator("#report").get_attribute("data-updated-parts").split()
+    assert {"computed", "annotators", "agreement"} <= set(updated) and "status" not in updated
+    assert page.locator("#reliability tbody tr").count() == rows - 1
+    assert page.locator("select[name=policy]").input_value() == "rho>=0.2"
+
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.CLOSED)
+    page.locator("#live-checked", has_text="no more updates").wait_for()
+    assert "Closed" in page.locator("[data-live-part=status]").inner_text()
+    assert page.evaluate("window.readerMark") == "still the same page"

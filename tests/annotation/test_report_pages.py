@@ -1,13 +1,14 @@
 import csv
 import io
 import json
+import re
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from annotation.models import Campaign, FilterPolicy
+from annotation.models import Campaign, FilterPolicy, Rating
 from tests.annotation.test_curator import make_user
 
 pytestmark = pytest.mark.django_db
@@ -47,15 +48,20 @@ def test_campaign_report_page_renders_charts_and_highlights_removed_annotators(c
     assert "<svg" in html and 'class="chart bar-chart"' in html
     assert 'id="agreement"' in html and 'id="reliability"' in html and 'class="removed"' in html
     assert 'id="simulated-note"' in html and "sim-08" in html
-    assert '<meta http-equiv="refresh" content="60">' in html  # open: live
-    assert '<option value="rho&gt;=0.2" selected>' in html
+    assert 'http-equiv="refresh"' not in html  # open: live, yet it never reloads (report_live.js updates in place)
+    assert 'data-live="true" data-poll-seconds="30"' in html and "report_live.js" in html
+    assert (
+        '<option value="rho&gt;=0.2" selected>rho&gt;=0.2: policy “rho&gt;=0.2”; Spearman ρ against the others at least 0.2'
+        in html
+    )
     assert response.context["report"]["policy"]["name"] == "rho>=0.2"
 
 
 def test_a_closed_campaign_does_not_refresh_and_unknown_policies_404(curator_client, demo):
     Campaign.objects.filter(pk=demo.pk).update(status=Campaign.Status.CLOSED)
     html = curator_client.get(report_url(demo)).content.decode()
-    assert 'http-equiv="refresh"' not in html
+    assert 'http-equiv="refresh"' not in html and 'data-live="true"' not in html
+    assert "The campaign is not open: these figures change no more" in html
     assert curator_client.get(report_url(demo) + "?policy=nope").status_code == 404
     assert curator_client.get(report_url(demo) + "?download=xml").status_code == 404
 
@@ -162,3 +168,45 @@ def test_the_score_histograms_have_readable_labels(curator_client, demo):
     assert charts
     sizes = {int(size) for chart in charts for size in re.findall(r'font-size="(\d+)"', chart)}
     assert sizes and min(sizes) >= 12
+
+
+def test_the_report_says_when_it_was_computed_and_the_policy_in_words(curator_client, demo):
+    html = curator_client.get(report_url(demo)).content.decode()
+
+    computed = re.search(r'Computed <time datetime="([^"]+)">([^<]+)</time>', html)
+    assert (
+        computed
+        and "T" in computed.group(1)
+        and re.fullmatch(r"\d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d \w+", computed.group(2))
+    )
+    assert "(nobody removed)" not in html
+    assert (
+        '<option value="none" selected>none: no annotator left out</option>' in html
+    )  # no policy named: nobody left out
+    assert "Policy <strong>none</strong>: no annotator left out." in html
+    assert "min rho" not in html
+
+
+def test_the_stamp_changes_with_a_new_rating_and_with_the_status_only(curator_client, demo):
+    url = reverse("curator:report_stamp", args=[demo.slug])
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.Status.OPEN)
+    first = curator_client.get(url).json()
+    assert first["live"] is True and curator_client.get(url).json() == first  # nothing happened: the same stamp
+    page = curator_client.get(report_url(demo)).content.decode()
+    assert f'data-stamp="{first["stamp"]}"' in page
+
+    rating = Rating.objects.filter(item__campaign=demo).order_by("pk").last()
+    Rating.objects.filter(pk=rating.pk).delete()
+    fewer = curator_client.get(url).json()
+    Campaign.objects.filter(pk=demo.pk).update(status=Campaign.Status.PAUSED)
+    paused = curator_client.get(url).json()
+
+    assert len({first["stamp"], fewer["stamp"], paused["stamp"]}) == 3
+    assert paused["live"] is False
+
+
+def test_the_stamp_is_for_curators_only(client, demo):
+    url = reverse("curator:report_stamp", args=[demo.slug])
+    assert client.get(url).status_code == 302
+    client.force_login(make_user("annotator"))
+    assert client.get(url).status_code == 403

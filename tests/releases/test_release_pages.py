@@ -169,24 +169,26 @@ def test_a_visitor_diffs_two_published_releases(client, releases, alice):
     assert [row["compound"] for row in body["compounds"]["removed"]] == ["guarda chuva"]
 
 
-def test_a_curator_creates_a_draft_through_the_form(curator_client, alice):
+def test_a_curator_creates_a_draft_through_the_form(curator_client, alice, post_release_form):
     make_dataset()
 
-    response = curator_client.post(
-        url("releases"), {"version": "0.1.0", "languages": ["en"], "title": "Trial", "citation": "Alice et al."}
+    response = post_release_form(
+        {"version": "0.1.0", "languages": ["en"], "title": "Trial", "citation": "Alice et al."}
     )
 
     release = Release.objects.get(version="0.1.0")
-    assert response.status_code == 302
-    assert response["Location"] == url("release", "0.1.0")
+    assert response.status_code == 302 and response["Location"].startswith("/releases/jobs/")
+    opened = curator_client.get(response["Location"])
+    assert opened.status_code == 302 and opened["Location"] == url("release", "0.1.0")
     assert (release.status, release.languages, release.title, release.created_by) == ("draft", ["en"], "Trial", alice)
     assert "Publish 0.1.0" in curator_client.get(url("release", "0.1.0")).content.decode()
 
 
-def test_publishing_from_the_form_asks_first_and_says_what_freezes(curator_client):
+def test_publishing_from_the_form_asks_first_and_says_what_freezes(curator_client, post_release_form):
     make_dataset()
 
-    asked = curator_client.post(url("releases"), {"version": "1.0.0", "languages": ["en", "pt"], "publish": "on"})
+    built = post_release_form({"version": "1.0.0", "languages": ["en", "pt"], "publish": "on"})
+    asked = curator_client.get(built["Location"])
 
     html = asked.content.decode()
     assert asked.status_code == 200 and "Publish 1.0.0?" in html and "freezes this release for ever" in html

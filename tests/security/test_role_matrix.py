@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from building.models import BuildJob, FrequencyTable
 from core.permissions import CURATORS_GROUP
 from datasets.models import ImportRun
+from releases.models import ReleaseJob
 from tests.security.study_world import make_study_world
 
 PERSONAS = ("anonymous", "user", "crowd", "curator", "superuser")
@@ -60,6 +61,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "curator:create": (CURATOR_PAGE, {}),
     "curator:dashboard": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:report": (CURATOR_PAGE, {"slug": "campaign"}),
+    "curator:report_stamp": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:preview": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:edit": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:items": (POST_ONLY, {"slug": "campaign"}),
@@ -90,6 +92,8 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "build_job": (CURATOR_PAGE, {"pk": "job"}),
     "build_job_json": (CURATOR_PAGE, {"pk": "job"}),
     "cancel_build_job": (POST_ONLY, {"pk": "job"}),
+    "release_job": (CURATOR_PAGE, {"pk": "release_job"}),
+    "release_job_json": (CURATOR_PAGE, {"pk": "release_job"}),
     # releases: published ones are public; publishing is a curator's POST
     "releases": (PUBLIC, {}),
     "release": (PUBLIC, {"version": "version"}),
@@ -249,6 +253,7 @@ def world(django_user_model) -> dict:
         "release_file": study.release.files.first().pk,
         "import_run": ImportRun.objects.create(importer="import_ncs", source_dir="/data/ncs").pk,
         "job": job.pk,
+        "release_job": ReleaseJob.objects.create(version="9.9.9", status="failed", message="nothing to release").pk,
         "table": table.pk,
         "uuid": uuid.uuid4(),
     }
