@@ -119,6 +119,11 @@ VARIANT_KIND_CHOICES = [
     (RANDOM_HEAD_ONLY, "Head of an unmatched random compound"),
 ]
 VARIANT_KINDS = {value for value, _ in VARIANT_KIND_CHOICES}
+# Random compounds are draws, not a ranking: their ranks 1-5 are five slots of equal standing (five
+# NC_Rand columns), where the ranks of the other kinds order the alternatives for one slot.
+RANDOM_KINDS = frozenset(
+    {RANDOM_FREQ, RANDOM_FREQ_MODIFIER_ONLY, RANDOM_FREQ_HEAD_ONLY, RANDOM, RANDOM_MODIFIER_ONLY, RANDOM_HEAD_ONLY}
+)
 
 GENERATED, APPROVED, EDITED, REJECTED = "generated", "approved", "edited", "rejected"
 VARIANT_STATUS_CHOICES = [

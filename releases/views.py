@@ -26,7 +26,7 @@ from releases import actions
 from releases.diff import diff_snapshots
 from releases.display import class_label, data_card_html, display_value, policy_words
 from releases.formats import ReleaseIntegrityError, snapshot_from_files
-from releases.formats.datapackage import score_info_from_dict
+from releases.formats.datapackage import score_info_from_dict, snapshot_parts
 from releases.formats.score_sources import simulated_note, sources
 from releases.models import ZIP_NAME, Release, ReleaseError, next_version, semver_validator, version_key
 from releases.tasks import start_release_job
@@ -185,7 +185,7 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "scores": release.scores,
             "sources": sources(score_info),
             "simulated": simulated_note(score_info),
-            "agreement": [asdict(row) for row in snapshot_from_files(files)[0].agreement],
+            "agreement": [asdict(row) for row in snapshot_parts(files)[2]],  # datapackage.json alone: no table parsed
             "others": others,
             "can_publish": is_curator(request.user) and not release.is_published,
         },

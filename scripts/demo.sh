@@ -37,7 +37,7 @@ say "checking the demo superuser"
 # admin / admin only with DEBUG on; with DEBUG off a random password, printed here once.
 python manage.py create_demo_admin
 
-say "approving the demo's unflagged variants as admin (flagged ones stay pending for review)"
+say "approving as admin the unflagged, first-ranked variant of each slot (flagged and lower-ranked ones stay pending for review)"
 python manage.py approve_variants --user admin --collection demo
 say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, checksums)"
 python manage.py create_release --release 1.0.0 --languages en,pt --collections demo --user admin \

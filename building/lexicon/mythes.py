@@ -25,6 +25,7 @@ from building.lexicon.base import (
     Synonym,
     check_pos,
 )
+from building.lexicon.portuguese_morphology import FUNCTION_WORDS
 
 DEBIAN_MYTHES = Path("/usr/share/mythes")
 # pt-PT first: its meanings carry parts of speech, pt-BR's do not.
@@ -37,12 +38,7 @@ _LABEL = re.compile(r"^\(([^)]*)\)\s*(.*)$")
 _TRAILING_NOTE = re.compile(r"\s*\([^)]*\)$")  # "motor vehicle (generic term)"
 _WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*")
 _SIMPLE_WORD = re.compile(r"[^\W\d_]+")
-# Two-word thesaurus entries are often phrases ("por entre", "um pouco"), not compounds.
-FUNCTION_WORDS = frozenset(
-    "a à às ao aos o os as um uma uns umas de do da dos das em no na nos nas num numa por pelo pela pelos pelas "
-    "para pra com sem sob sobre se que não e ou nem mais menos muito pouco tão tal qual como quando onde "
-    "este esta isto esse essa isso aquele aquela aquilo meu minha seu sua nosso nossa lhe lhes me te vos lo la los las".split()
-)
+# Two-word thesaurus entries are often phrases ("por entre", "um pouco"), not compounds: FUNCTION_WORDS.
 
 # Hyphenated words whose first part is a prefix ("anti-sepsia", "ex-líbris") are one word, not a compound.
 PREFIXES = frozenset(

@@ -23,6 +23,16 @@ from functools import lru_cache
 from pathlib import Path
 
 DEFAULT_PATHS = (Path("/usr/share/hunspell/pt_PT.dic"),)
+# Portuguese function words (articles, prepositions and contractions, conjunctions, pronouns,
+# determiners): closed-class words a dictionary of nouns and adjectives is not asked about, so they
+# are never "not in the dictionary". A two-word thesaurus entry with one is a phrase, not a compound.
+FUNCTION_WORDS = frozenset(
+    "a à às ao aos o os as um uma uns umas de do da dos das em no na nos nas num numa por pelo pela pelos pelas "
+    "para pra com sem sob sobre se que não e ou nem mais menos muito pouco tão tal qual como quando onde "
+    "este esta isto esse essa isso aquele aquela aquilo meu minha seu sua nosso nossa lhe lhes me te vos lo la los las".split()
+)
+# Coordinating conjunctions: what follows is another conjunct, not a word agreeing with the head.
+CONJUNCTIONS = frozenset({"e", "ou", "nem"})
 
 NOUN = "nc"  # a common noun
 ADJECTIVE = "adj"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from building.models import VariantChange
@@ -163,16 +164,24 @@ def _edit(variant: Variant, user, text: str, span: tuple[int, int]) -> Variant:
 
 
 @transaction.atomic
-def approve_unflagged(compound: Compound, user, kinds: Iterable[str] | None = None) -> int:
+def approve_unflagged(
+    compound: Compound, user, kinds: Iterable[str] | None = None, top_ranked_only: bool = False
+) -> int:
     """Approve every pending variant of ``compound`` without flags (only ``kinds`` if given).
 
-    One audit row per variant all the same. Returns how many were approved.
+    ``top_ranked_only``: of each slot (a sentence's kind, in or out of context) only the variant
+    ranked first, and only when it carries no flag: what a curator accepts without reading on
+    (the lower ranks are the generator's weaker candidates, left pending for review). Random
+    compounds are draws, not a ranking (``vocabulary.RANDOM_KINDS``): each is its own slot. One audit
+    row per variant all the same. Returns how many were approved.
     """
     pending = Variant.objects.select_for_update(of=("self",)).filter(
         sentence__compound=compound, status=vocabulary.GENERATED, flags=[]
     )
     if kinds is not None:
         pending = pending.filter(kind__in=list(kinds))
+    if top_ranked_only:
+        pending = pending.filter(Q(rank=1) | Q(kind__in=vocabulary.RANDOM_KINDS))
     variants = list(pending.order_by("pk"))
     now = timezone.now()
     changes = []

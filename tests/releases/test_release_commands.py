@@ -115,7 +115,7 @@ def test_import_release_of_a_missing_folder_is_a_clear_error(tmp_path):
 
 
 @pytest.mark.django_db
-def test_the_demo_path_approves_unflagged_variants_and_releases_once(tmp_path):
+def test_the_demo_path_approves_unflagged_first_ranked_variants_and_releases_once(tmp_path):
     from django.contrib.auth import get_user_model
 
     from building.models import VariantChange
@@ -124,13 +124,20 @@ def test_the_demo_path_approves_unflagged_variants_and_releases_once(tmp_path):
     admin = get_user_model().objects.create_superuser("admin", "a@b.c", "pw")
     sentence = make_sentence(make_compound("eager beaver"))
     clean = make_variant(sentence, kind=vocabulary.SYNONYM_NC)
+    weaker = make_variant(sentence, "keen beaver", kind=vocabulary.SYNONYM_NC, rank=2)  # a lower rank: left for review
     flagged = make_variant(sentence, "beaver", kind=vocabulary.HEAD_ONLY, flags=["article: check"])
+    draw = make_variant(sentence, "brick wall", kind=vocabulary.RANDOM_FREQ, rank=3)  # random: each rank a slot
     out = StringIO()
     call_command("approve_variants", "--user", "admin", stdout=out)
-    assert "1 variants approved by admin" in out.getvalue()
+    assert "2 unflagged, first-ranked variants approved by admin" in out.getvalue()
+    assert Variant.objects.get(pk=draw.pk).status == vocabulary.APPROVED
     assert Variant.objects.get(pk=clean.pk).status == vocabulary.APPROVED
+    assert Variant.objects.get(pk=weaker.pk).status == vocabulary.GENERATED
     assert Variant.objects.get(pk=flagged.pk).status == vocabulary.GENERATED
-    assert VariantChange.objects.get().user == admin
+    assert {change.user for change in VariantChange.objects.all()} == {admin}
+    call_command("approve_variants", "--user", "admin", "--all-ranks", stdout=out)
+    assert Variant.objects.get(pk=weaker.pk).status == vocabulary.APPROVED
+    assert Variant.objects.get(pk=flagged.pk).status == vocabulary.GENERATED
     call_command("create_release", "--release", "1.0.0", "--publish", stdout=StringIO())
     again = StringIO()
     call_command("create_release", "--release", "1.0.0", "--publish", "--exist-ok", stdout=again)

@@ -1,4 +1,4 @@
-"""Approve the pending variants that carry no flag, as a named curator (each approval audited)."""
+"""Approve the pending variants that carry no flag and rank first in their slot, as a named curator (each approval audited)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from datasets.models import Compound
 
 class Command(BaseCommand):
     help = (
-        "Approve every pending, unflagged variant of the selected compounds on behalf of --user "
-        "(the review page's 'Approve all unflagged', in bulk). Flagged variants stay pending for review."
+        "Approve, on behalf of --user, the pending variants of the selected compounds that carry no flag and "
+        "rank first in their slot (a sentence's kind, in or out of context; each random compound is a slot of "
+        "its own): what a curator accepts without reading on. Flagged and lower-ranked variants stay pending for review; --all-ranks approves every "
+        "unflagged one (the review page's 'Approve all unflagged', in bulk)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -20,6 +22,11 @@ class Command(BaseCommand):
         parser.add_argument("--language", help="Only compounds of this language (en, pt; default: all).")
         parser.add_argument("--collection", help="Only compounds of this collection (slug; default: all).")
         parser.add_argument("--kinds", help="Comma-separated variant kinds (default: all).")
+        parser.add_argument(
+            "--all-ranks",
+            action="store_true",
+            help="Approve every unflagged variant, not only the first-ranked of each slot.",
+        )
 
     def handle(self, *args, **options) -> None:
         user = get_user_model().objects.filter(username=options["user"]).first()
@@ -31,5 +38,7 @@ class Command(BaseCommand):
         if options["collection"]:
             compounds = compounds.filter(collection__slug=options["collection"])
         kinds = [k.strip() for k in (options["kinds"] or "").split(",") if k.strip()] or None
-        approved = sum(approve_unflagged(compound, user, kinds) for compound in compounds)
-        self.stdout.write(f"{approved} variants approved by {user.username} ({compounds.count()} compounds)")
+        top = not options["all_ranks"]
+        approved = sum(approve_unflagged(compound, user, kinds, top_ranked_only=top) for compound in compounds)
+        which = "unflagged, first-ranked" if top else "unflagged"
+        self.stdout.write(f"{approved} {which} variants approved by {user.username} ({compounds.count()} compounds)")

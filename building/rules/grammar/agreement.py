@@ -24,6 +24,8 @@ from building.lexicon.portuguese_morphology import (
     INDEFINITE,
     NOMINAL,
     NOUN,
+    CONJUNCTIONS,
+    FUNCTION_WORDS,
     NOUNS,
     Analysis,
 )
@@ -75,7 +77,7 @@ def head_index(words: list[str], morphology: Morphology, head: str | None = None
     noun_only = [i for i, r in enumerate(readings) if NOUN in r and not r & ADJECTIVES]
     can_be_noun = [i for i, r in enumerate(readings) if r & NOUNS]
     found = (noun_only or can_be_noun or [None])[0]
-    if found is None or any(not r for r in readings[:found]):
+    if found is None or any(not r and w.casefold() not in FUNCTION_WORDS for w, r in zip(group, readings[:found])):
         return None
     return found
 
@@ -110,6 +112,12 @@ def agree_phrase(
     flags: list[str] = []
     out = list(words)
     for j, word in enumerate(_noun_group(words)):
+        if j != i and word.casefold() in FUNCTION_WORDS:
+            # A closed-class word the dictionary is not asked about ("o", "um"): kept, and said only when
+            # the number changes, since an article or determiner then changes with it.
+            if plural:
+                flags.append(f"agreement: '{word}' kept as it is; check it agrees with '{words[i]}' in the plural")
+            continue
         if j == i:
             categories = frozenset({NOUN}) if morphology.analyse(word, frozenset({NOUN})) else NOUNS
             new = morphology.inflect(word, categories, _own_gender(word, categories, morphology), number)
@@ -130,6 +138,9 @@ def agree_phrase(
             new, note = _plural_guess(word) if plural else (word, None)
             flags.extend([note] if note else [])
         out[j] = same_case(word, new)
+    rest = words[len(_noun_group(words)) :]
+    if plural and rest and rest[0].casefold() in CONJUNCTIONS:
+        flags.append(f"agreement: '{' '.join(rest[1:])}' after '{rest[0]}' kept as it is; check its number")
     return Phrase(" ".join(out), None if gender == BOTH else gender, tuple(flags))
 
 
@@ -191,9 +202,13 @@ def _own_gender(word: str, categories: frozenset[str], morphology: Morphology) -
 
 
 def _noun_group(words: list[str]) -> list[str]:
-    """The words before the first preposition (after the first word)."""
+    """The words before the first preposition or conjunction (after the first word).
+
+    After a preposition comes a complement ("tremor de terra"), after a conjunction another
+    conjunct ("pão e manteiga"): neither agrees with the head, and both stay as they are.
+    """
     for i, word in enumerate(words[1:], start=1):
-        if word.casefold() in PT_PREPOSITIONS:
+        if word.casefold() in PT_PREPOSITIONS or word.casefold() in CONJUNCTIONS:
             return words[:i]
     return words
 

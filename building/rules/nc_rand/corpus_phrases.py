@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from building.lexicon.mythes import FUNCTION_WORDS
+from building.lexicon.portuguese_morphology import FUNCTION_WORDS
 from building.lexicon.portuguese_morphology import (
     ADJECTIVE,
     BOTH,

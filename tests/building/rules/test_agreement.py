@@ -128,3 +128,23 @@ def test_the_neutral_sentence_reads_the_gender_from_the_dictionary(pt_morphology
     assert made.text == "Esta é uma análise clínica"
     made = neutral("análise clínico", "pt", pattern="short", plural=True, morphology=pt_morphology)
     assert made.text == "Estas são análises clínicas"
+
+
+@pytest.mark.parametrize("phrase", ["pão e manteiga", "sal ou pimenta", "carne e osso"])
+def test_a_conjunction_is_no_dictionary_miss_and_its_conjunct_stays(pt_morphology, phrase):
+    singular = agree_phrase(phrase, pt_morphology, plural=False)
+    plural = agree_phrase(phrase, pt_morphology, plural=True)
+
+    head, conjunction, other = phrase.split()
+    assert singular.text == phrase and singular.flags == ()  # nothing to change, nothing to check
+    assert plural.text.split()[1:] == [conjunction, other] and plural.text.split()[0] != head
+    assert plural.flags == (f"agreement: '{other}' after '{conjunction}' kept as it is; check its number",)
+    assert not any("dictionary" in flag for flag in (*singular.flags, *plural.flags))
+
+
+def test_an_article_in_a_phrase_is_kept_and_named_only_when_the_number_changes(pt_morphology):
+    assert agree_phrase("o pão", pt_morphology, plural=False).flags == ()
+    plural = agree_phrase("o pão", pt_morphology, plural=True)
+    assert plural.text == "o pães"
+    assert plural.flags == ("agreement: 'o' kept as it is; check it agrees with 'pão' in the plural",)
+    assert head_index("o pão".split(), pt_morphology) == 1
