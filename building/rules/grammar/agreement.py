@@ -19,13 +19,13 @@ from building.lexicon.portuguese_morphology import (
     ADJECTIVES,
     ARTICLE,
     BOTH,
+    CONJUNCTIONS,
     CONTRACTION,
     DETERMINERS,
+    FUNCTION_WORDS,
     INDEFINITE,
     NOMINAL,
     NOUN,
-    CONJUNCTIONS,
-    FUNCTION_WORDS,
     NOUNS,
     Analysis,
 )
@@ -77,7 +77,9 @@ def head_index(words: list[str], morphology: Morphology, head: str | None = None
     noun_only = [i for i, r in enumerate(readings) if NOUN in r and not r & ADJECTIVES]
     can_be_noun = [i for i, r in enumerate(readings) if r & NOUNS]
     found = (noun_only or can_be_noun or [None])[0]
-    if found is None or any(not r and w.casefold() not in FUNCTION_WORDS for w, r in zip(group, readings[:found])):
+    if found is None or any(
+        not r and w.casefold() not in FUNCTION_WORDS for w, r in zip(group[:found], readings[:found], strict=True)
+    ):
         return None
     return found
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from building.lexicon.portuguese_morphology import FUNCTION_WORDS
 from building.lexicon.portuguese_morphology import (
     ADJECTIVE,
     BOTH,
+    FUNCTION_WORDS,
     NOUN,
     NOUN_OR_ADJECTIVE,
     Analysis,
