@@ -29,8 +29,8 @@ CLASS_LABELS = CLASS_LABELS_AND_UNCLASSIFIED
 
 def _policy(request: HttpRequest) -> FilterPolicy | None:
     name = request.GET.get("policy", "").strip()
-    if not name:
-        return None
+    if not name or name == NO_POLICY:
+        return None  # nobody removed, whether or not the "none" row exists
     policy = FilterPolicy.objects.filter(name=name).first()
     if policy is None:
         raise Http404(f"No filter policy {name!r}.")
@@ -82,6 +82,8 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     query = f"&policy={policy.name}" if policy else ""
     policies = list(FilterPolicy.objects.order_by("name"))
+    if NO_POLICY not in {choice.name for choice in policies}:
+        policies.insert(0, FilterPolicy(name=NO_POLICY, min_items=0))  # always offered: keeping everyone needs no row
     for choice in policies:
         choice.words = "; ".join(policy_words(policy_parameters(choice)))
     return render(

@@ -210,3 +210,12 @@ def test_the_stamp_is_for_curators_only(client, demo):
     assert client.get(url).status_code == 302
     client.force_login(make_user("annotator"))
     assert client.get(url).status_code == 403
+
+
+def test_keeping_everyone_is_offered_even_without_the_saved_none_policy(curator_client, demo):
+    FilterPolicy.objects.filter(name="none").delete()
+
+    html = curator_client.get(report_url(demo) + "?policy=none").content.decode()
+
+    assert '<option value="none" selected>none: no annotator left out</option>' in html
+    assert "Policy <strong>none</strong>: no annotator left out." in html
