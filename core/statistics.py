@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
 
 MIN_PAIRS = 3
 
@@ -86,6 +85,9 @@ def _ranked(a: np.ndarray, b: np.ndarray) -> list[Correlation]:
     n = len(b)
     if n < MIN_PAIRS:
         return [Correlation(None, None, n)] * a.shape[1]
+    # scipy is imported where it is used: it is slow to import, and most processes never rank.
+    from scipy import special, stats
+
     ranks_a = stats.rankdata(a, axis=0) - (n + 1) / 2
     ranks_b = stats.rankdata(b) - (n + 1) / 2
     spread_b = float(ranks_b @ ranks_b)
@@ -110,6 +112,8 @@ def adjust_bh(pvalues: Sequence[float | None]) -> list[float | None]:
     present = [i for i, p in enumerate(pvalues) if finite(p)]
     adjusted: list[float | None] = [None] * len(pvalues)
     if present:
+        from scipy import stats
+
         values = stats.false_discovery_control([float(pvalues[i]) for i in present], method="bh")
         for i, value in zip(present, values, strict=True):
             adjusted[i] = float(value)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from annotation.analysis.agreement import QUESTIONS
 from core.statistics import nan_for_none, spearman
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 ITEM_COLUMNS = ["item", "compound", "question", "mean", "median", "std", "n"]
 COMPOUND_COLUMNS = ["compound", "question", "comp_mean", "comp_median", "n_items", "n_ratings"]
@@ -15,6 +17,8 @@ COMPOUND_COLUMNS = ["compound", "question", "comp_mean", "comp_median", "n_items
 
 def per_item(ratings: pd.DataFrame, questions: Iterable[str] = QUESTIONS) -> pd.DataFrame:
     """Long table, one row per item and question: mean, median, std (ddof=1) and n of the non-missing ratings."""
+    import pandas as pd
+
     frames = []
     for question in questions:
         rated = ratings.loc[ratings[question].notna(), ["item", "compound", question]]
@@ -36,6 +40,8 @@ def per_compound(
     questions: Iterable[str] = QUESTIONS,
 ) -> pd.DataFrame:
     """Comp = mean over a compound's sentences of the annotators' mean (He et al. 2024, eq. 1), and of their median."""
+    import pandas as pd
+
     if items_to_compound is not None:
         ratings = ratings.assign(compound=ratings["item"].map(items_to_compound))
         if ratings["compound"].isna().any():

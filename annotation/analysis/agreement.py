@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import krippendorff
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 Level = Literal["interval", "ordinal", "nominal"]
 LEVELS: tuple[Level, ...] = ("interval", "ordinal", "nominal")

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from annotation.analysis.reliability import annotator_reliability
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 ANSWERS = ("head_score", "modifier_score", "compound_score")
 SPEEDER = "speeder"
@@ -79,6 +82,8 @@ class Flag:
 
 def median_seconds(seconds: pd.Series) -> float | None:
     """The median of the known times (None without any)."""
+    import pandas as pd
+
     values = pd.to_numeric(seconds, errors="coerce").dropna()
     return float(values.median()) if len(values) else None
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from annotation.analysis.agreement import (
     SCORE_DOMAIN,
@@ -18,6 +18,9 @@ from annotation.analysis.agreement import (
 )
 from core.statistics import nan_for_none, spearman
 
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
+
 MIN_SHARED = 3
 
 
@@ -25,6 +28,8 @@ def annotator_reliability(
     ratings: pd.DataFrame, question: str = "compound_score", level: Level = "interval"
 ) -> pd.DataFrame:
     """One row per annotator: n_items, n_shared, rho and p against the mean of the others, alpha_if_removed."""
+    import pandas as pd
+
     labelled = _matrix(ratings, question)
     matrix = labelled.to_numpy(dtype=float)
     rated = ~np.isnan(matrix)

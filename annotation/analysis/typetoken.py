@@ -7,11 +7,13 @@ token-level mean score of that sentence, plus the compound's class and type-leve
 from __future__ import annotations
 
 import math
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from core.statistics import spearman
 from datasets.vocabulary import CLASSES
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 QUESTIONS = {"compound": "compound_score", "head": "head_score", "modifier": "modifier_score"}
 SPREAD_THRESHOLD, HIGH_SPREAD = 0.6, 1.0

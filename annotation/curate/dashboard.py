@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -19,6 +19,9 @@ from annotation.analysis import quality
 from annotation.curate.study_setup import campaign_thresholds
 from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import QUESTIONS, gold_correct
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 TRAINING_FAILED = "training failed"
 HOURS = 24
@@ -139,6 +142,8 @@ def item_progress(campaign: Campaign) -> list[dict]:
 
 def ratings_frame(campaign: Campaign) -> pd.DataFrame:
     """Every rating of the campaign with its item's role and gold answers."""
+    import pandas as pd
+
     columns = ["annotator_id", "item_id", "role", "seconds", "created_at", *QUESTIONS, *GOLD_FIELDS.values()]
     rows = Rating.objects.filter(item__campaign=campaign).values_list(
         "annotator_id",
@@ -154,12 +159,16 @@ def ratings_frame(campaign: Campaign) -> pd.DataFrame:
 
 def skips_frame(campaign: Campaign) -> pd.DataFrame:
     """Every skip of the campaign: who skipped which item of which role."""
+    import pandas as pd
+
     rows = Skip.objects.filter(item__campaign=campaign).values_list("annotator_id", "item_id", "item__role")
     return pd.DataFrame.from_records(list(rows), columns=["annotator_id", "item_id", "role"])
 
 
 def with_skipped_checks(frame: pd.DataFrame, skips: pd.DataFrame) -> pd.DataFrame:
     """``frame`` (ratings with ``correct``) plus a failed row for every skipped practice item or attention check."""
+    import pandas as pd
+
     checks = skips[skips["role"] != Item.Role.REGULAR] if not skips.empty else skips
     if checks.empty:
         return frame
@@ -171,6 +180,7 @@ def with_skipped_checks(frame: pd.DataFrame, skips: pd.DataFrame) -> pd.DataFram
 
 def _correct(frame: pd.DataFrame, tolerance: int) -> pd.Series:
     """Per rating: every given gold answer matched within ``tolerance``."""
+    import pandas as pd
 
     def row_correct(row) -> bool:
         return all(
@@ -191,6 +201,8 @@ def _median(values: pd.Series) -> float | None:
 def worker_signals(frame: pd.DataFrame, skipped: dict | None = None) -> dict:
     """Quality signals per annotator id (``annotation.analysis.quality``) from ``ratings_frame`` with ``correct``
     (and skipped checks, ``with_skipped_checks``), and the regular items each annotator skipped."""
+    import pandas as pd
+
     if frame.empty:
         return quality.worker_signals(pd.DataFrame(), skipped=skipped)
     named = frame.rename(columns={"annotator_id": "annotator", "item_id": "item"})
@@ -256,6 +268,8 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
 
 def ratings_per_hour(frame: pd.DataFrame, now: datetime, hours: int = HOURS) -> list[dict]:
     """Ratings in each of the last ``hours`` whole hours up to now (oldest first, the current hour last)."""
+    import pandas as pd
+
     end = now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     starts = [end - timedelta(hours=h) for h in range(hours, 0, -1)]
     counts = dict.fromkeys(starts, 0)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from annotation.models import Item, Rating
 from datasets.models import Sentence
 from datasets.vocabulary import NATURALISTIC
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 
 def reference_sentence_scores(language: str, collection: str | None = None) -> pd.DataFrame:
@@ -15,6 +18,8 @@ def reference_sentence_scores(language: str, collection: str | None = None) -> p
     The public NCTTI files hold only per-sentence means, so there are no head or modifier
     scores here: analyses that need raw ratings use the campaign's ratings instead.
     """
+    import pandas as pd
+
     sentences = Sentence.objects.filter(compound__language=language, kind=NATURALISTIC, token_score__isnull=False)
     if collection:
         sentences = sentences.filter(compound__collection__slug=collection)
@@ -34,6 +39,8 @@ def reference_sentence_scores(language: str, collection: str | None = None) -> p
 
 def campaign_ratings(campaign_id: int, include_simulated: bool = True) -> pd.DataFrame:
     """Ratings of a campaign's regular items: item, annotator, compound and the three scores."""
+    import pandas as pd
+
     ratings = Rating.objects.filter(item__campaign_id=campaign_id, item__role=Item.Role.REGULAR)
     if not include_simulated:
         ratings = ratings.filter(annotator__simulated=False)
@@ -52,6 +59,8 @@ def collected_sentence_scores(token_campaign_id: int, type_campaign_id: int) -> 
     Token level: per sentence the mean over annotators of each question; type level: per
     compound the mean compound score of the type-level campaign.
     """
+    import pandas as pd
+
     token = pd.DataFrame(
         list(
             Rating.objects.filter(item__campaign_id=token_campaign_id, item__role=Item.Role.REGULAR).values_list(

@@ -12,9 +12,9 @@ import hashlib
 import io
 import math
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
@@ -29,6 +29,9 @@ from annotation.models import Annotator, Campaign, FilterPolicy, Item, PolicyRun
 from annotation.reports.analysis_data import campaign_ratings, reference_sentence_scores
 from datasets import vocabulary
 from datasets.models import Compound
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 N_RESAMPLES = 1000
 SEED = 0
@@ -116,6 +119,8 @@ def _filter(
     campaign: Campaign, policy: FilterPolicy | None, ratings: pd.DataFrame, annotators: dict[int, dict]
 ) -> tuple[pd.DataFrame, list, list[dict]]:
     """Reliability table of the policy's question, kept annotator ids and removed [{annotator, reason}]."""
+    import pandas as pd
+
     question = policy_parameters(policy)["question"]
     if question not in QUESTIONS:
         question = QUESTIONS[0]
@@ -276,6 +281,8 @@ def report_stamp(campaign: Campaign) -> str:
 
 def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save_run: bool = True) -> dict:
     """The whole report of a campaign under ``policy`` (None: nobody removed); saves a PolicyRun for saved policies."""
+    import pandas as pd
+
     now = timezone.now()
     ratings = campaign_ratings(campaign.pk)
     annotators = _gold_accuracy(campaign)

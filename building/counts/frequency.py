@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from wordfreq import word_frequency
-
 from building.counts import association
 from building.counts.corpus.readers import normalise
 
@@ -39,6 +37,8 @@ class Frequencies:
 
 
 def per_million(text: str, language: str) -> float:
+    from wordfreq import word_frequency  # here: importing wordfreq loads its tokenisers, and most callers never count
+
     return word_frequency(text, language.split("-")[0]) * 1e6
 
 

@@ -11,15 +11,26 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display: files only
-
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = {"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+
+
+@lru_cache(maxsize=1)
+def _mpl() -> SimpleNamespace:
+    """matplotlib, on the first figure drawn: the pages and workers that import this module never load it."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: files only
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
+
+    return SimpleNamespace(rc=matplotlib.rcParams, Figure=Figure, FuncFormatter=FuncFormatter)
 DPI = 200
 COLUMNS = 4
 
@@ -34,8 +45,8 @@ def render(spec: Mapping, fmt: str, colours: Mapping[str, str]) -> bytes:
     # No creation date in the file: the same report gives the same bytes.
     metadata = {"Date": None} if fmt in ("svg", "pdf") else {}
     if fmt == "svg":
-        matplotlib.rcParams["svg.hashsalt"] = spec.get("key", "figure")
-        matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: editable and searchable in a paper's figure
+        _mpl().rc["svg.hashsalt"] = spec.get("key", "figure")
+        _mpl().rc["svg.fonttype"] = "none"  # text stays text: editable and searchable in a paper's figure
     figure.savefig(out, format=fmt, dpi=DPI, bbox_inches="tight", metadata=metadata)
     return out.getvalue()
 
@@ -48,7 +59,7 @@ def _no_minus_zero(value: float, _position=None) -> str:
 def _axes_style(axes, x_label: str, y_label: str) -> None:
     axes.set_xlabel(x_label)
     axes.set_ylabel(y_label)
-    axes.yaxis.set_major_formatter(FuncFormatter(_no_minus_zero))
+    axes.yaxis.set_major_formatter(_mpl().FuncFormatter(_no_minus_zero))
     axes.grid(axis="y", color="#e5e7eb", linewidth=0.8)
     axes.set_axisbelow(True)
     for side in ("top", "right"):
@@ -60,7 +71,7 @@ def _boxes(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     labels = spec.get("series_labels") or {}
     categories = list(data)
     series = list(dict.fromkeys(name for members in data.values() for name in members))
-    figure = Figure(figsize=(max(5.0, 1.1 * len(categories) * max(1, len(series)) * 0.45 + 1.5), 3.6))
+    figure = _mpl().Figure(figsize=(max(5.0, 1.1 * len(categories) * max(1, len(series)) * 0.45 + 1.5), 3.6))
     axes = figure.add_subplot()
     width = 0.8 / max(len(series), 1)
     handles = {}
@@ -95,7 +106,7 @@ def _lines(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     data = spec["data"]
     panels = [name for name, lines in data.items() if any(lines.values())]
     rows = max(1, math.ceil(len(panels) / COLUMNS))
-    figure = Figure(figsize=(3.0 * COLUMNS, 2.5 * rows + 0.6), layout="constrained")
+    figure = _mpl().Figure(figsize=(3.0 * COLUMNS, 2.5 * rows + 0.6), layout="constrained")
     grid = figure.subplots(rows, COLUMNS, squeeze=False, sharex=True, sharey=True)
     for axes in grid.flat[len(panels) :]:
         axes.set_visible(False)
@@ -122,7 +133,7 @@ def _matrix(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     labels: list[str] = spec["labels"]
     values: Mapping[tuple[str, str], float | None] = spec["data"]
     n = len(labels)
-    figure = Figure(figsize=(1.2 + 0.75 * n + 0.06 * max(map(len, labels)), 1.0 + 0.75 * n), layout="constrained")
+    figure = _mpl().Figure(figsize=(1.2 + 0.75 * n + 0.06 * max(map(len, labels)), 1.0 + 0.75 * n), layout="constrained")
     axes = figure.add_subplot()
     grid = [[_pair(values, a, b) for b in labels] for a in labels]
     shown = [[math.nan if v is None else v for v in row] for row in grid]

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import inflect
+if TYPE_CHECKING:
+    import inflect
 
 Flags = tuple[str, ...]
 
@@ -24,7 +26,10 @@ _SPACES = re.compile(r"\s+")
 
 @lru_cache(maxsize=1)
 def _engine() -> inflect.engine:
-    # Built on first use: importing this module stays cheap for code that never inflects.
+    # Imported and built on first use: inflect is slow to import (typeguard instruments its engine),
+    # and the URL conf, the commands' parsers and the workers import this module without inflecting.
+    import inflect
+
     return inflect.engine()
 
 
