@@ -31,6 +31,8 @@ def _mpl() -> SimpleNamespace:
     from matplotlib.ticker import FuncFormatter
 
     return SimpleNamespace(rc=matplotlib.rcParams, Figure=Figure, FuncFormatter=FuncFormatter)
+
+
 DPI = 200
 COLUMNS = 4
 
@@ -133,7 +135,9 @@ def _matrix(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     labels: list[str] = spec["labels"]
     values: Mapping[tuple[str, str], float | None] = spec["data"]
     n = len(labels)
-    figure = _mpl().Figure(figsize=(1.2 + 0.75 * n + 0.06 * max(map(len, labels)), 1.0 + 0.75 * n), layout="constrained")
+    figure = _mpl().Figure(
+        figsize=(1.2 + 0.75 * n + 0.06 * max(map(len, labels)), 1.0 + 0.75 * n), layout="constrained"
+    )
     axes = figure.add_subplot()
     grid = [[_pair(values, a, b) for b in labels] for a in labels]
     shown = [[math.nan if v is None else v for v in row] for row in grid]
