@@ -3,7 +3,7 @@
 The release form answers at once (``releases.views.create_release_view``); this page polls the
 job's JSON (``static/js/build_job.js``) and reloads when the job has finished: a finished job
 opens the release page (or the publish confirmation, when the form asked to publish next), a
-failed one says why, with the form's values to try again.
+failed one says why, with the choices it was given and a link back to the form.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def release_job_json(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def _options(options: dict) -> list[tuple[str, str]]:
-    """The form's choices in words, for the page (and to fill the form again after a failure)."""
+    """The form's choices in words, for the page."""
     labels = {"languages": "Languages", "collections": "Collections", "campaigns": "Campaigns", "policy": "Policy"}
     return [
         (label, ", ".join(options[key]) if isinstance(options[key], list) else options[key])
