@@ -62,8 +62,9 @@ def check_request(
     choice is a form error at once, not a failed job later.
     """
     languages, compounds, policy = _chosen(languages, collections, campaigns, policy)
-    _check_unique(compounds.values_list("text", "language", "key", "collection__slug"))
-    if not compounds.exists():
+    keys = list(compounds.values_list("text", "language", "key", "collection__slug"))
+    _check_unique(keys)
+    if not keys:
         raise_nothing_to_release(languages, collections)
     if campaigns:
         _campaigns(sorted(set(campaigns)), policy, languages)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from building.counts import association
 from building.counts.corpus.readers import normalise
@@ -36,10 +37,17 @@ class Frequencies:
         return (self.compound + self.modifier + self.head) / 3
 
 
-def per_million(text: str, language: str) -> float:
-    from wordfreq import word_frequency  # here: importing wordfreq loads its tokenisers, and most callers never count
+@lru_cache(maxsize=1)
+def _word_frequency():
+    """wordfreq's lookup, imported on the first count: importing wordfreq loads its tokenisers, and most
+    processes never count."""
+    from wordfreq import word_frequency
 
-    return word_frequency(text, language.split("-")[0]) * 1e6
+    return word_frequency
+
+
+def per_million(text: str, language: str) -> float:
+    return _word_frequency()(text, language.split("-")[0]) * 1e6
 
 
 def compound_frequencies(text: str, modifier: str, head: str, language: str) -> Frequencies:

@@ -113,7 +113,8 @@ def agree_phrase(
         gender = either or BOTH
     flags: list[str] = []
     out = list(words)
-    for j, word in enumerate(_noun_group(words)):
+    group = _noun_group(words)
+    for j, word in enumerate(group):
         if j != i and word.casefold() in FUNCTION_WORDS:
             # A closed-class word the dictionary is not asked about ("o", "um"): kept, and said only when
             # the number changes, since an article or determiner then changes with it.
@@ -140,7 +141,7 @@ def agree_phrase(
             new, note = _plural_guess(word) if plural else (word, None)
             flags.extend([note] if note else [])
         out[j] = same_case(word, new)
-    rest = words[len(_noun_group(words)) :]
+    rest = words[len(group) :]
     if plural and rest and rest[0].casefold() in CONJUNCTIONS:
         flags.append(f"agreement: '{' '.join(rest[1:])}' after '{rest[0]}' kept as it is; check its number")
     return Phrase(" ".join(out), None if gender == BOTH else gender, tuple(flags))
