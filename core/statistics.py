@@ -1,11 +1,16 @@
-"""The statistics every report uses, in one place (pure: scipy, no Django).
+"""The statistics every report uses, in one place (pure: numpy and scipy.special, no Django).
 
 - ``spearman``: Spearman's rho with its p-value over the pairs where both values are finite numbers;
   undefined (fewer than 3 pairs, or a constant series) gives rho and p None, never NaN or 0.
   ``spearman_columns`` gives the same for many series against one (every measure of a report
   against the human scores), ranking them together.
-- ``adjust_bh``: Benjamini-Hochberg adjusted p-values through ``scipy.stats.false_discovery_control``,
-  with missing p-values left out of the family and kept as None.
+- ``adjust_bh``: Benjamini-Hochberg adjusted p-values (``scipy.stats.false_discovery_control``'s
+  numbers), with missing p-values left out of the family and kept as None.
+
+Ranks and the adjustment are a few lines of numpy rather than ``scipy.stats``: importing
+scipy.stats costs most of a second, paid by every fresh process that finishes a run (a warm run
+in a new worker takes about as long); only Student's t comes from ``scipy.special`` (its
+``stdtr``). The tests compare both with scipy.stats.
 """
 
 from __future__ import annotations
@@ -86,10 +91,10 @@ def _ranked(a: np.ndarray, b: np.ndarray) -> list[Correlation]:
     if n < MIN_PAIRS:
         return [Correlation(None, None, n)] * a.shape[1]
     # scipy is imported where it is used: it is slow to import, and most processes never rank.
-    from scipy import special, stats
+    from scipy import special
 
-    ranks_a = stats.rankdata(a, axis=0) - (n + 1) / 2
-    ranks_b = stats.rankdata(b) - (n + 1) / 2
+    ranks_a = average_ranks(a) - (n + 1) / 2
+    ranks_b = average_ranks(b[:, None])[:, 0] - (n + 1) / 2
     spread_b = float(ranks_b @ ranks_b)
     out = []
     for j in range(a.shape[1]):
@@ -107,15 +112,31 @@ def _ranked(a: np.ndarray, b: np.ndarray) -> list[Correlation]:
     return out
 
 
+def average_ranks(a: np.ndarray) -> np.ndarray:
+    """1-based ranks down each column of ``a`` (n, k), tied values sharing their mean rank (``rankdata``'s "average")."""
+    n = a.shape[0]
+    order = np.argsort(a, axis=0, kind="stable")
+    ordered = np.take_along_axis(a, order, axis=0)
+    ranks = np.empty(a.shape, dtype=np.float64)
+    for j in range(a.shape[1]):
+        starts = np.flatnonzero(np.r_[True, ordered[1:, j] != ordered[:-1, j]])
+        ends = np.r_[starts[1:], n]  # a run of ties holds positions starts..ends-1, ranks starts+1..ends
+        ranks[order[:, j], j] = np.repeat((starts + 1 + ends) / 2.0, ends - starts)
+    return ranks
+
+
 def adjust_bh(pvalues: Sequence[float | None]) -> list[float | None]:
     """Benjamini-Hochberg adjusted p-values of the finite ones (the family); None (or NaN) stays None."""
     present = [i for i, p in enumerate(pvalues) if finite(p)]
     adjusted: list[float | None] = [None] * len(pvalues)
     if present:
-        from scipy import stats
-
-        values = stats.false_discovery_control([float(pvalues[i]) for i in present], method="bh")
-        for i, value in zip(present, values, strict=True):
+        values = np.array([float(pvalues[i]) for i in present])
+        m = len(values)
+        order = np.argsort(values, kind="stable")
+        scaled = values[order] * m / np.arange(1, m + 1)
+        # Step-up: each adjusted p is the smallest scaled p at its rank or above, at most 1.
+        stepped = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+        for i, value in zip((present[k] for k in order), stepped, strict=True):
             adjusted[i] = float(value)
     return adjusted
 

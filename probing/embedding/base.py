@@ -295,7 +295,7 @@ def weights_sha256(source: str | Path) -> str:
 def model_identity(kind: str, source: str, options: dict, dim: int) -> dict:
     """{"kind", "name", "revision" or "weights_sha256", "dim"} for a model folder or cached hub id."""
     identity = {"kind": kind, "name": options.get("name") or default_model_name(source), "dim": int(dim)}
-    revision = options.get("revision") or _commit_hash(source)
+    revision = options.get("revision") or commit_hash(source)
     if revision:
         identity["revision"] = str(revision)
     elif os.path.exists(source):
@@ -305,7 +305,8 @@ def model_identity(kind: str, source: str, options: dict, dim: int) -> dict:
     return identity
 
 
-def _commit_hash(source: str) -> str | None:
+def commit_hash(source: str) -> str | None:
+    """The hub commit a downloaded model folder records in its config.json (``_commit_hash``), if any."""
     config = Path(source) / "config.json"
     if not config.is_file():
         return None
