@@ -17,12 +17,14 @@ from probing.measures.probes import context_items, context_pairs, pairs_from_sna
 from probing.models import EmbeddingModel
 from releases.actions import release_files
 from releases.formats import snapshot_from_files
+from releases.formats.reader import SNAPSHOT_FILES as SNAPSHOT_READS
 from releases.formats.tidy import COMPOUNDS_JSONL, PAIRS_JSONL
 from releases.models import Release
 from releases.snapshot import Snapshot
 
 NEUTRAL_PATTERN = vocabulary.NEUTRAL_SHORT
-# The release files a snapshot's compounds, sentences and variants are read from (releases.formats.reader).
+# The release files a snapshot's compounds, sentences and variants are read from (releases.formats.reader):
+# what the pairs are made of. A run reads these and datapackage.json (SNAPSHOT_READS), not the others.
 SNAPSHOT_FILES = (COMPOUNDS_JSONL, PAIRS_JSONL)
 _KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
 
@@ -69,7 +71,7 @@ def release_probes(release: Release) -> ReleaseProbes:
         _releases.move_to_end(key)
         return _releases[key]
     with paused_gc():  # tens of thousands of records and pairs, no cycles (core.memory)
-        snapshot, _ = snapshot_from_files(release_files(release))
+        snapshot, _ = snapshot_from_files(release_files(release, only=SNAPSHOT_READS))
         pairs: dict[tuple[str, str], list] = {}
         for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
             pairs.setdefault((pair.language, pair.compound), []).append(pair)
