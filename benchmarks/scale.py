@@ -121,7 +121,9 @@ def database(url: str, name: str) -> tuple[str, callable]:
 
     execute(f'DROP DATABASE IF EXISTS "{name}"')
     execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path=f"/{name}")), lambda: execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return urlunsplit(parts._replace(path=f"/{name}")), lambda: execute(
+        f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    )
 
 
 def probe(manage: Manage, version: str) -> dict:

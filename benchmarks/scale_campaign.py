@@ -28,9 +28,7 @@ def add_campaign(slug: str, language: str, n_ratings: int, items_per_annotator: 
     sentences = list(
         Sentence.objects.filter(compound__language=language).order_by("pk").values_list("pk", "compound_id")
     )
-    collection_id = (
-        Sentence.objects.filter(pk=sentences[0][0]).values_list("compound__collection_id", flat=True).get()
-    )
+    collection_id = Sentence.objects.filter(pk=sentences[0][0]).values_list("compound__collection_id", flat=True).get()
     campaign = Campaign.objects.create(
         name=f"Scale {n_ratings}",
         slug=slug,
@@ -61,7 +59,9 @@ def add_campaign(slug: str, language: str, n_ratings: int, items_per_annotator: 
         base = cursor.fetchone()[0] + 1
         rows = io.StringIO()
         for i, (a, t) in enumerate(zip(plan["annotator"], plan["item"], strict=True)):
-            rows.write(f"{base + i}\t{item_ids[t]}\t{annotator_ids[a]}\t{uuid.uuid4()}\tsubmitted\t{now}\t{now}\t{now}\n")
+            rows.write(
+                f"{base + i}\t{item_ids[t]}\t{annotator_ids[a]}\t{uuid.uuid4()}\tsubmitted\t{now}\t{now}\t{now}\n"
+            )
         rows.seek(0)
         columns = ("id", "item_id", "annotator_id", "token", "status", "reserved_at", "expires_at", "submitted_at")
         cursor.cursor.copy_from(rows, Assignment._meta.db_table, columns=columns)  # psycopg2's COPY … FROM STDIN
