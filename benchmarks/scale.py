@@ -200,7 +200,15 @@ def campaign_figures(manage: Manage, sizes: list[int], items_per_annotator: int,
         print(json.dumps(row), flush=True)
         figures["runs"].append(row)
     (n1, p1), (n2, p2) = pieces[0], pieces[-1]
-    figures["growth_exponents"] = {k: exponent((n1, p1[k]), (n2, p2[k])) for k in p1 if k.endswith("_s")}
+    first, second = figures["runs"][0], figures["runs"][-2]
+    for key in ("report_s", "agreement_s"):
+        p1[key], p2[key] = first[key], second[key]
+    growth = {k: exponent((n1, p1[k]), (n2, p2[k])) for k in p1 if k.endswith("_s")}
+    figures["growth_exponents"] = growth
+    # What each step would cost at the largest size if it kept growing so (the largest run may have been stopped).
+    figures["extrapolated_largest_s"] = {
+        k: round(p2[k] * (sizes[-1] / n2) ** e, 1) for k, e in growth.items() if e is not None and p2[k]
+    }
     return figures
 
 
