@@ -81,11 +81,14 @@ def add_campaign(slug: str, language: str, n_ratings: int, items_per_annotator: 
 
 
 def agreement_pieces(campaign) -> dict[str, float]:
-    """Seconds of each step of the report's agreement table on ``campaign`` (question "compound_score", interval)."""
+    """Seconds of the report's steps on ``campaign``: its read, annotator rows, reliability, and the agreement
+    table's matrix, bootstraps and top-k annotator searches (question "compound_score", interval)."""
     import numpy as np
 
     from annotation.analysis.agreement import _bootstrap_matrix, reliability_matrix, top_k_annotators
+    from annotation.analysis.reliability import annotator_reliability
     from annotation.reports.analysis_data import campaign_ratings
+    from annotation.reports.build import _gold_accuracy
 
     seconds: dict[str, float] = {}
 
@@ -96,6 +99,8 @@ def agreement_pieces(campaign) -> dict[str, float]:
         return value
 
     ratings = timed("read_s", campaign_ratings, campaign.pk)
+    timed("annotator_rows_s", _gold_accuracy, campaign)  # the dashboard's rows: gold accuracy, quality flags
+    timed("reliability_s", annotator_reliability, ratings, "compound_score")  # rho and alpha-if-removed per annotator
     matrix = timed("matrix_s", reliability_matrix, ratings, "compound_score")
     timed("bootstrap_full_s", _bootstrap_matrix, matrix, "interval", 1000, 0, 0.95)
     timed("top2_s", top_k_annotators, matrix, 2)
