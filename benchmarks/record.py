@@ -35,9 +35,13 @@ def save_flag(parser) -> None:
     )
 
 
-def emit(name: str, figures: dict, save: bool = False) -> dict:
-    """Print ``figures`` with the benchmark's name, the commit and the UTC date as one JSON line; append it if ``save``."""
-    line = {"benchmark": name, "commit": commit(), "date": time.strftime("%Y-%m-%d", time.gmtime()), **figures}
+def emit(name: str, figures: dict, save: bool = False, measured: str | None = None) -> dict:
+    """Print ``figures`` with the benchmark's name, the commit and the UTC date as one JSON line; append it if ``save``.
+
+    ``measured``: the commit taken when a long benchmark started (the code it ran), else the one now.
+    """
+    line = {"benchmark": name, "commit": measured or commit(), "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    line.update(figures)
     text = json.dumps(line)
     print(text, flush=True)
     if save:

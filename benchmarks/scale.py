@@ -44,7 +44,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.record import emit, save_flag  # noqa: E402
+from benchmarks.record import commit, emit, save_flag  # noqa: E402
+from benchmarks.scale_campaign import add_campaign, agreement_pieces  # noqa: E402  (loaded now: the code measured)
 from benchmarks.synthetic import write_ncimp_copies  # noqa: E402
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -176,8 +177,6 @@ def release(manage: Manage, version: str, scratch: Path) -> dict:
 
 def campaign_figures(manage: Manage, sizes: list[int], items_per_annotator: int, timeout: float) -> dict:
     """The campaigns of step 3: each size's report and agreement seconds, and the agreement steps' growth."""
-    from benchmarks.scale_campaign import add_campaign, agreement_pieces
-
     figures: dict = {"sizes": sizes, "runs": []}
     pieces = []
     for size in sizes:
@@ -227,7 +226,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.scale, args.ratings = 2, 20_000
-    load_before = os.getloadavg()
+    load_before, measured = os.getloadavg(), commit()  # the code run, whatever changes while it runs
     scratch = Path(tempfile.mkdtemp(prefix="workbench-scale-"))
     url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/workbench")
     name = f"workbench_scale_{os.getpid()}"
@@ -250,7 +249,7 @@ def main() -> None:
     load_after = os.getloadavg()
     figures["load_average"] = {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]}
     figures["cpus"] = os.cpu_count()
-    emit("scale", figures, save=args.save)
+    emit("scale", figures, save=args.save, measured=measured)
 
 
 def measure(args, manage: Manage, data: Path, scratch: Path) -> dict:
