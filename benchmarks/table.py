@@ -123,7 +123,7 @@ def table(lines: list[dict], figures: list[Figure] = FIGURES) -> str:
             None,
         )
         if newest is None:
-            rows.append(f"| {figure.label} | not measured | {_goal(figure)} |  | `{figure.benchmark}` |  |  |")
+            rows.append(f"| {figure.label} | not measured | {_goal(figure)} |  | `{figure.benchmark}.py` |  |  |")
             continue
         value = lookup(newest, figure.key)
         shown = "no result (stopped at its limit)" if value is None else _number(value, figure.unit)
