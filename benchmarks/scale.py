@@ -66,8 +66,12 @@ class Manage:
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
 
-    def __call__(self, *args: str, timeout: float | None = None) -> dict:
-        """Run ``manage.py ARGS``: {wall_s, cpu_s, peak_rss_mb, stdout, timed_out}; a failure stops the benchmark."""
+    def __call__(self, *args: str, timeout: float | None = None, may_fail: bool = False) -> dict:
+        """Run ``manage.py ARGS``: {wall_s, cpu_s, peak_rss_mb, stdout, timed_out, error}.
+
+        A failure stops the benchmark, unless ``may_fail``: then ``error`` is its last line (a step
+        that runs out of memory at the largest size is a result, not a crash of the benchmark).
+        """
         out = tempfile.TemporaryFile()
         started = time.perf_counter()
         process = subprocess.Popen(
@@ -88,7 +92,8 @@ class Manage:
         wall = time.perf_counter() - started
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-        if process.returncode != 0 and not timed_out:
+        failed = process.returncode != 0 and not timed_out
+        if failed and not may_fail:
             raise SystemExit(f"manage.py {' '.join(args)} failed ({process.returncode}):\n{text[-3000:]}")
         result = {
             "wall_s": round(wall, 2),
@@ -96,8 +101,9 @@ class Manage:
             "peak_rss_mb": round(usage.ru_maxrss / 1024),  # Linux gives kilobytes
             "stdout": text,
             "timed_out": timed_out,
+            "error": text.strip().splitlines()[-1][:300] if failed and text.strip() else None,
         }
-        state = f"stopped after {timeout:.0f} s" if timed_out else "done"
+        state = f"stopped after {timeout:.0f} s" if timed_out else f"failed: {result['error']}" if failed else "done"
         print(
             f"manage.py {' '.join(args)[:90]}: {state}, {wall:.1f} s wall, {result['cpu_s']:.1f} s CPU, "
             f"peak RSS {result['peak_rss_mb']} MB (load average {os.getloadavg()[0]:.2f})",
@@ -182,16 +188,23 @@ def campaign_figures(manage: Manage, sizes: list[int], items_per_annotator: int,
     for size in sizes:
         campaign, load_s = add_campaign(f"scale-{size}", "pt", size, items_per_annotator)
         limit = timeout if size == sizes[-1] else None
-        report = manage("campaign_report", "--campaign", campaign.slug, timeout=limit)
-        agreement = manage("agreement_report", "--campaign", campaign.slug, "--resamples", "1000", timeout=limit)
+        report = manage("campaign_report", "--campaign", campaign.slug, timeout=limit, may_fail=True)
+        agreement = manage(
+            "agreement_report", "--campaign", campaign.slug, "--resamples", "1000", timeout=limit, may_fail=True
+        )
         row = {
             "ratings": size,
             "annotators": campaign.annotators.count(),
             "items": campaign.items.count(),
             "load_s": round(load_s, 1),
-            "report_s": None if report["timed_out"] else report["wall_s"],
-            "agreement_s": None if agreement["timed_out"] else agreement["wall_s"],
+            "report_s": None if report["timed_out"] or report["error"] else report["wall_s"],
+            "agreement_s": None if agreement["timed_out"] or agreement["error"] else agreement["wall_s"],
+            "report_cpu_s": report["cpu_s"],
+            "agreement_cpu_s": agreement["cpu_s"],
             "report_peak_rss_mb": report["peak_rss_mb"],
+            "agreement_peak_rss_mb": agreement["peak_rss_mb"],
+            "report_outcome": "timed out" if report["timed_out"] else report["error"] or "done",
+            "agreement_outcome": "timed out" if agreement["timed_out"] else agreement["error"] or "done",
         }
         if size != sizes[-1]:
             row["pieces_s"] = agreement_pieces(campaign)

@@ -105,7 +105,7 @@ def _goal(figure: Figure) -> str:
 def _met(figure: Figure, value) -> str:
     if figure.goal is None:
         return ""
-    if value is None:  # measured and refused a number: a step stopped at its time limit
+    if value is None:  # measured without a number: a step stopped at its time limit or failed (out of memory)
         return "no"
     op, threshold = figure.goal
     return "yes" if OPERATORS[op](value, threshold) else "no"
@@ -126,7 +126,7 @@ def table(lines: list[dict], figures: list[Figure] = FIGURES) -> str:
             rows.append(f"| {figure.label} | not measured | {_goal(figure)} |  | `{figure.benchmark}.py` |  |  |")
             continue
         value = lookup(newest, figure.key)
-        shown = "no result (stopped at its limit)" if value is None else _number(value, figure.unit)
+        shown = "no result (stopped at its limit or failed)" if value is None else _number(value, figure.unit)
         rows.append(
             f"| {figure.label} | {shown} | {_goal(figure)} | {_met(figure, value)} | `{figure.benchmark}.py` "
             f"| {newest['commit']} | {newest.get('date', '')} |"
