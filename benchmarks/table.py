@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import operator
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ class Figure:
     label: str
     unit: str = ""
     goal: tuple[str, float] | None = None  # (operator, threshold), e.g. ("<", 30.0)
+    why_none: str = ""  # a key saying why the figure is null (a step stopped or failed), shown in its place
 
 
 FIGURES = [
@@ -53,9 +55,26 @@ FIGURES = [
     Figure("scale", "s_per_text_10x", "probe run per text, 10× release", "s"),
     Figure("scale", "per_text_growth", "per-text cost growth, 1× → 10×", "", ("<=", 0.10)),
     Figure("scale", "probe_peak_rss_mb", "probe run peak RSS, 10× release", "MB", ("<", 3000)),
-    Figure("scale", "report_1m_s", "campaign report (bootstrap) at 1M ratings", "s", ("<", 30)),
-    Figure("scale", "agreement_1m_s", "agreement with bootstrap at 1M ratings", "s", ("<", 30)),
+    Figure("scale", "probe_peak_rss_1x_mb", "probe run peak RSS, 1× release", "MB"),
+    Figure("scale", "probe_scaled.cache_mb", "probe run's vector cache, 10× release", "MB"),
+    Figure(
+        "scale",
+        "report_1m_s",
+        "campaign report (bootstrap) at 1M ratings",
+        "s",
+        ("<", 30),
+        "campaign.runs.-1.report_outcome",
+    ),
+    Figure(
+        "scale",
+        "agreement_1m_s",
+        "agreement with bootstrap at 1M ratings",
+        "s",
+        ("<", 30),
+        "campaign.runs.-1.agreement_outcome",
+    ),
     Figure("scale", "export_10x_s", "release export, 10× release", "s"),
+    Figure("scale", "release_scaled.create_s", "release build (`create_release`), 10× release", "s"),
 ]
 
 
@@ -79,12 +98,15 @@ def read_lines(texts: Iterable[tuple[str, str]]) -> list[dict]:
 
 
 def lookup(line: dict, key: str):
-    """``line``'s value at a dotted ``key``, or None."""
+    """``line``'s value at a dotted ``key`` (a number indexes a list: ``runs.-1``), or None."""
     value = line
     for part in key.split("."):
-        if not isinstance(value, dict):
+        if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict):
+            value = value.get(part)
+        else:
             return None
-        value = value.get(part)
     return value
 
 
@@ -126,7 +148,11 @@ def table(lines: list[dict], figures: list[Figure] = FIGURES) -> str:
             rows.append(f"| {figure.label} | not measured | {_goal(figure)} |  | `{figure.benchmark}.py` |  |  |")
             continue
         value = lookup(newest, figure.key)
-        shown = "no result (stopped at its limit or failed)" if value is None else _number(value, figure.unit)
+        shown = _number(value, figure.unit)
+        if value is None:
+            why = lookup(newest, figure.why_none) if figure.why_none else None
+            why = re.sub(r"^[\w.]*\.(\w+Error)", r"\1", str(why)) if why else ""  # numpy._core…MemoryError
+            shown = f"none: {why[:100]}" if why else "no result (stopped at its limit or failed)"
         rows.append(
             f"| {figure.label} | {shown} | {_goal(figure)} | {_met(figure, value)} | `{figure.benchmark}.py` "
             f"| {newest['commit']} | {newest.get('date', '')} |"

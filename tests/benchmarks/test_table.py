@@ -74,3 +74,11 @@ def test_a_line_without_a_name_belongs_to_its_file():
     lines = read_lines([("results/startup.jsonl", lines_of({"commit": "abc1234", "check_cpu_s": 0.5}))])
     assert lines[0]["benchmark"] == "startup"
     assert "| 0.5 s | < 1 s | yes | `startup.py` | abc1234 |" in table(lines, FIGURES)
+
+
+def test_a_null_figure_shows_why_when_the_line_says():
+    figure = Figure("scale", "report_1m_s", "report at 1M", "s", ("<", 30), "campaign.runs.-1.report_outcome")
+    line = {"benchmark": "scale", "commit": "abc1234", "report_1m_s": None,
+            "campaign": {"runs": [{"report_outcome": "done"}, {"report_outcome": "MemoryError: 24 GiB"}]}}  # fmt: skip
+    rows = table(read_lines([("r.jsonl", lines_of(line))]), [figure]).splitlines()
+    assert "| report at 1M | none: MemoryError: 24 GiB | < 30 s | no |" in rows[2]
