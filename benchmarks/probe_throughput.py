@@ -227,7 +227,9 @@ def main() -> None:
         f"load average (1, 5, 15 min): before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
         f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} on {os.cpu_count()} CPUs"
     )
-    print(json.dumps(figures))
+    from benchmarks.record import commit  # the line names the code it measured (benchmarks/table.py)
+
+    print(json.dumps({**figures, "commit": commit()}))
 
 
 def measure(args) -> dict:
