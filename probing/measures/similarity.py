@@ -66,6 +66,34 @@ class VectorTable:
         index = {item: row for row, item in enumerate(items)}
         return cls(items, index, sentence, span, layer_sentence, layer_span)
 
+    @classmethod
+    def from_chunks(cls, items: Iterable[TextSpan], chunks: Iterable[Mapping[TextSpan, Vectors]]) -> VectorTable:
+        """``from_vectors(union of chunks, items)`` for the combination (no sweep layers), filled a chunk at a time.
+
+        Only one chunk's vectors are held beside the table: a run's finish reads hundreds of
+        megabytes of vectors, and building the table from all of them at once held them twice.
+        """
+        items = list(dict.fromkeys(items))
+        index = {item: row for row, item in enumerate(items)}
+        table = None
+        for chunk in chunks:
+            if table is None and chunk:
+                dim = int(np.asarray(next(iter(chunk.values())).sentence).shape[-1])
+                empty = np.full((len(items), dim), np.nan, dtype=np.float32)
+                table = cls(items, index, empty, empty.copy())
+            if chunk:
+                table.fill(chunk)
+        return table if table is not None else cls(items, index, *(np.zeros((len(items), 0), np.float32),) * 2)
+
+    def fill(self, vectors: Mapping[TextSpan, Vectors]) -> None:
+        """Put the combination vectors of some of the table's items in their rows (sentence and NC level)."""
+        rows = [self.index[item] for item in vectors]
+        found = list(vectors.values())
+        _fill(self.sentence, rows, [v.sentence for v in found])
+        with_span = [(row, v.span) for row, v in zip(rows, found, strict=True) if v.span is not None]
+        _fill(self.span, [row for row, _ in with_span], [span for _, span in with_span])
+        self._standardised.clear()
+
     @property
     def layer_total(self) -> int:
         return 0 if self.layer_sentence is None else self.layer_sentence.shape[1]
@@ -102,7 +130,7 @@ def _fill(matrix: np.ndarray, rows: list[int], vectors: list) -> None:
         return
     if set(map(np.ndim, vectors)) != {1} or set(map(len, vectors)) != {dim}:
         raise ValueError(f"vectors of other shapes than ({dim},) in one table: one model's vectors only")
-    if len(rows) == len(matrix):
+    if len(rows) == len(matrix) and np.array_equal(rows, np.arange(len(matrix))):  # every row, in order
         np.concatenate(vectors, out=matrix.reshape(-1))
     else:
         matrix[rows] = np.concatenate(vectors).reshape(len(rows), dim)

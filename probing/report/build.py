@@ -170,6 +170,9 @@ def with_standardised_context(context_sims: list, table, z) -> list:
     return [ContextSim(cs.pair, cs.sim, None if v != v else v) for cs, v in zip(context_sims, values, strict=True)]
 
 
+TABLE_CHUNK = 20_000  # items whose vectors a run's finish reads at once (tens of MB for a wide model)
+
+
 def run_table(run: ProbeRun, items: list):
     """The run's vectors of ``items`` as a VectorTable (the combination only), and how many had to be embedded again.
 
@@ -180,15 +183,28 @@ def run_table(run: ProbeRun, items: list):
     config = EmbedConfig.from_dict(run.config)
     cache = DatabaseVectorCache(identity_hash(identity), layers=False, layer_dtype=config.sweep_storage, run=run.pk)
     key_of = CacheKeys(identity, config)
-    keys = {item: key_of(item) for item in items}
-    found = cache.get_many(list(keys.values()))
-    vectors = {item: found[key] for item, key in keys.items() if key in found}
-    if missing := [item for item in items if item not in vectors]:
+    items = list(dict.fromkeys(items))
+    missing: list = []
+
+    def chunks():  # the table is filled a chunk at a time: the run's vectors are not held twice
+        for start in range(0, len(items), TABLE_CHUNK):
+            part = items[start : start + TABLE_CHUNK]
+            keys = {item: key_of(item) for item in part}
+            found = cache.get_many(list(keys.values()))
+            missing.extend(item for item, key in keys.items() if key not in found)
+            yield {item: found[key] for item, key in keys.items() if key in found}
+
+    table = VectorTable.from_chunks(items, chunks())
+    if missing:
         backend = model_backend(run.model)
         if backend.identity() != identity:
             raise ValueError(f"{len(missing)} vectors left the cache and the model's weights changed since the run")
-        vectors.update(embed_all(backend, missing, config, cache)[0])
-    return VectorTable.from_vectors(vectors, items), len(missing)
+        fresh = embed_all(backend, missing, config, cache)[0]
+        if not table.sentence.shape[1]:  # nothing was cached: the table takes its width from these
+            table = VectorTable.from_vectors(fresh, items)
+        else:
+            table.fill(fresh)
+    return table, len(missing)
 
 
 def human_comp(snapshot) -> tuple[dict, dict]:

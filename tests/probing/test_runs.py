@@ -227,3 +227,24 @@ def test_the_eta_follows_the_pace_of_the_shards_done_since_the_start_or_the_last
     assert _eta(run, now) == pytest.approx(10.0)  # 10 s for the one shard done since, one left
     run.shards_done = 3
     assert _eta(run, now) == 0.0
+
+
+def test_vectors_that_left_the_cache_are_embedded_again_into_the_finished_runs_table(release, bert, monkeypatch):
+    from probing.report import build
+    from probing.run.cache import run_memo
+    from probing.run.loading import release_probes
+
+    monkeypatch.setattr(build, "TABLE_CHUNK", 7)  # several chunks, as a large run reads them
+    run = run_inline(create_probe_run(release, bert))
+    probes = release_probes(release)
+    items = probes.items(probes.compounds)
+    before, none_missing = build.run_table(run, items)
+    assert none_missing == 0 and not np.isnan(before.sentence).any()
+    gone = CachedVectors.objects.order_by("key").values_list("pk", flat=True)[:5]
+    CachedVectors.objects.filter(pk__in=list(gone)).delete()
+    run_memo.forget(run.pk)
+    after, reembedded = build.run_table(run, items)
+    assert reembedded == 5
+    assert after.items == before.items
+    np.testing.assert_allclose(after.sentence, before.sentence, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(after.span, before.span, rtol=0, atol=1e-6, equal_nan=True)

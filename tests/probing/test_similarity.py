@@ -131,6 +131,34 @@ def test_a_table_copies_every_row_in_place_and_refuses_vectors_of_another_size()
         VectorTable.from_vectors(vectors, items)
 
 
+def test_a_table_filled_chunk_by_chunk_equals_the_table_of_all_vectors_at_once():
+    items = [TextSpan(f"text {i}", (0, 4)) for i in range(7)]
+    vectors = vectors_for(items)
+    vectors[items[2]].span = None
+    del vectors[items[5]]  # not cached: a NaN row until it is filled
+    whole = VectorTable.from_vectors(vectors, items)
+    chunks = [{item: vectors[item] for item in items[i : i + 3] if item in vectors} for i in range(0, 7, 3)]
+    table = VectorTable.from_chunks(items, chunks[::-1])  # in any order: each vector goes to its item's row
+    np.testing.assert_array_equal(table.sentence, whole.sentence)
+    np.testing.assert_array_equal(table.span, whole.span)
+    assert np.isnan(table.sentence[5]).all()
+    late = vectors_for([items[5]])
+    table.fill(late)
+    np.testing.assert_array_equal(table.sentence[5], late[items[5]].sentence)
+    everything = {**vectors, **late}
+    np.testing.assert_array_equal(table.sentence, VectorTable.from_vectors(everything, items).sentence)
+    assert VectorTable.from_chunks(items, [{}, {}]).sentence.shape == (7, 0)
+
+
+def test_a_full_fill_out_of_order_puts_each_vector_in_its_own_row():
+    items = [TextSpan(f"text {i}", None) for i in range(4)]
+    vectors = vectors_for(items)
+    table = VectorTable.from_chunks(items, [{items[0]: vectors[items[0]]}])
+    table.fill({item: vectors[item] for item in items[::-1]})  # every row, reversed
+    for row, item in enumerate(items):
+        np.testing.assert_array_equal(table.sentence[row], vectors[item].sentence)
+
+
 def test_mean_rows_equal_each_groups_own_mean_and_nan_for_a_missing_or_empty_group():
     rng = np.random.default_rng(3)
     matrix = rng.normal(size=(20, DIM)).astype(np.float32)
