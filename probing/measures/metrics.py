@@ -34,7 +34,15 @@ import numpy as np
 
 from probing.embedding.base import TextSpan, Vectors
 from probing.measures.probes import ContextPair, Pair
-from probing.measures.similarity import VectorTable, cosines, mean_rows, moments, row_cosines, standardised
+from probing.measures.similarity import (
+    VectorTable,
+    chunk_rows,
+    cosines,
+    mean_rows,
+    moments,
+    row_cosines,
+    standardised,
+)
 from probing.vocabulary import LEVELS, MEASURE_LABELS, NC, PROBES, SENTENCE, STD
 
 # The measures of the papers' tables, raw then standardised.
@@ -190,9 +198,14 @@ def context_cosines(
         matrix = table.standardised(NC, z.mean, z.std)  # the one the minimal pairs' NC level used
     else:
         matrix = standardised(table.level(NC, layer), z.mean, z.std)
-    inside = matrix[table.rows([p.in_context for p in pairs])]
-    alone = mean_rows(matrix, [table.rows(list(p.out_of_context)) for p in pairs])
-    return cosines(inside, alone)
+    # A block of pairs at a time: their gathered float64 rows stay small however large the run.
+    out, step = np.empty(len(pairs)), chunk_rows(matrix)
+    for start in range(0, len(pairs), step):
+        block = pairs[start : start + step]
+        inside = matrix[table.rows([p.in_context for p in block])]
+        alone = mean_rows(matrix, [table.rows(list(p.out_of_context)) for p in block])
+        out[start : start + len(block)] = cosines(inside, alone)
+    return out
 
 
 def context_similarities(

@@ -38,7 +38,7 @@ class VectorTable:
     span: np.ndarray
     layer_sentence: np.ndarray | None = None
     layer_span: np.ndarray | None = None
-    # standardised(level, mean, std) already computed: (mean, std, matrix) per level, the last asked.
+    # standardised(level, mean, std) last computed: {level: (mean, std, matrix)}, one entry at most.
     _standardised: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -106,12 +106,15 @@ class VectorTable:
         return matrix[:, layer]
 
     def standardised(self, level: str, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
-        """``standardised(self.level(level), mean, std)``, computed once per level for the same mean and std.
+        """``standardised(self.level(level), mean, std)``, kept while the same level, mean and std are asked again.
 
-        A run's report standardises the NC level twice (minimal pairs, then nc_out): one matrix.
+        A run's report standardises the NC level twice in a row (minimal pairs, then nc_out): one
+        matrix. Only the last one asked is kept: each is a float64 copy of a level (hundreds of
+        megabytes for a large release), and a report is done with a level once it moves on.
         """
         kept = self._standardised.get(level)
         if kept is None or kept[0] is not mean or kept[1] is not std:
+            self._standardised.clear()  # the previous matrix goes before the next is made
             kept = (mean, std, standardised(self.level(level), mean, std))
             self._standardised[level] = kept
         return kept[2]

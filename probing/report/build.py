@@ -118,6 +118,8 @@ def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
     standardisers = fit_standardisers(pair_items, table)
     pair_sims = with_standardised(raw_sims, table, standardisers)
     context_sims = with_standardised_context(context_sims, table, standardisers.get(NC))
+    texts = len(table.items)
+    del table  # the run's vectors (and a standardised copy) go before the report's rows are made
 
     human, sources = human_comp(probes.snapshot)
     sentence_rows = sentence_values(pair_sims)
@@ -143,7 +145,7 @@ def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
             # Vectors that had left the cache since their shard ran, embedded again to standardise.
             "reembedded": reembedded,
         },
-        "stats": _stats(shards, len(pair_sims), len(table.items)),
+        "stats": _stats(shards, len(pair_sims), texts),
     }
     index, per_layer = stored_layer_sims([(result, pairs) for result, pairs, _ in selected])
     if index:
