@@ -20,9 +20,11 @@ that was not shown equal for that model.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import tempfile
+import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -124,8 +126,6 @@ def open_encoder(model, tokenizer, identity: dict, cache_dir: Path | None = None
 
 def model_inputs(model, encoded: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """The tokenizer's tensors the model's forward takes (input_ids, attention_mask, token_type_ids)."""
-    import inspect
-
     params = set(inspect.signature(model.forward).parameters)
     return {
         name: encoded[name]
@@ -144,7 +144,9 @@ def export(model, tokenizer, path: Path) -> list[str]:
     before = model.config._attn_implementation
     model.set_attn_implementation("eager")
     try:
-        with torch.inference_mode(False), torch.no_grad():
+        # The tracer warns of every Python value it freezes; the equality check, on another shape, is what tells.
+        with torch.inference_mode(False), torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
             torch.onnx.export(
                 # eval(): the exporter puts the module back in the mode it found, and a new module trains.
                 _HiddenStates(model, names).eval(),
