@@ -1,4 +1,4 @@
-"""What probe_throughput.py measures of the onnx engine: the sentence-transformers ONNX anchor and the equality.
+"""What probe_throughput.py measures of the onnx engine beside the engine itself: the sentence-transformers ONNX anchor.
 
 Not a script: ``benchmarks/probe_throughput.py`` imports it (a sibling, through sys.path).
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-
-import numpy as np
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
@@ -73,17 +71,3 @@ def st_onnx_pipeline(source: str, folder: Path):
     pipeline = SentenceTransformer(source, device="cpu", local_files_only=True)
     pipeline[0].model = OrtFeatureExtraction(pipeline[0].model.config)
     return pipeline
-
-
-def max_abs_difference(eager: dict, fast: dict) -> float:
-    """The largest absolute difference between two computations' vectors of the same items (sentence and span)."""
-    worst = 0.0
-    for item, expected in eager.items():
-        got = fast[item]
-        for name in ("sentence", "span", "layer_sentences", "layer_spans"):
-            want, have = getattr(expected, name), getattr(got, name)
-            if (want is None) != (have is None):
-                return float("inf")
-            if want is not None:
-                worst = max(worst, float(np.abs(have.astype(np.float64) - want).max()))
-    return worst

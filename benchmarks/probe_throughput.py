@@ -51,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fast_engine import max_abs_difference, st_onnx_pipeline  # noqa: E402  (a sibling module, through sys.path)
+from fast_engine import st_onnx_pipeline  # noqa: E402  (a sibling module, through sys.path)
 
 
 def setup(data: Path, limit: int | None):
@@ -346,6 +346,7 @@ def measure_fast(args, probes, texts, config, backend, forward_all, limits: list
 
     from probing.actions import register_model
     from probing.embedding.base import TextSpan, bundled_minilm_path
+    from probing.embedding.onnx_engine import max_abs_difference
     from probing.models import BUNDLED_MINILM
     from probing.run.engine import embed_all
     from probing.run.loading import model_backend

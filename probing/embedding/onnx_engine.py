@@ -58,6 +58,33 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get(ENGINE_CACHE_ENV) or Path(tempfile.gettempdir()) / "workbench-engines")
 
 
+def check_config(config) -> None:
+    """ValueError unless the config is one the engine runs: float32 on the CPU (the eager pass it was checked against)."""
+    if config.dtype != "float32" or config.device != "cpu":
+        raise ValueError(
+            f"the onnx engine runs float32 on the CPU, not {config.dtype} on {config.device}: "
+            "use the eager engine for this config"
+        )
+
+
+def max_abs_difference(expected: dict, actual: dict) -> float:
+    """The largest absolute difference between two computations' vectors of the same items (``TextSpan -> Vectors``).
+
+    Over the sentence, the span and every swept layer's vectors; infinite where one side has a
+    vector the other lacks. What the fast-path equality test and ``benchmarks/probe_throughput.py`` report.
+    """
+    worst = 0.0
+    for item, want in expected.items():
+        have = actual[item]
+        for name in ("sentence", "span", "layer_sentences", "layer_spans"):
+            a, b = getattr(want, name), getattr(have, name)
+            if (a is None) != (b is None) or (a is not None and a.shape != b.shape):
+                return float("inf")
+            if a is not None:
+                worst = max(worst, float(np.abs(b.astype(np.float64) - a).max()))
+    return worst
+
+
 def export_key(identity: dict) -> str:
     """The folder name of a model's export: its identity and what wrote and runs the file."""
     versions = {name: _version(name) for name in ("torch", "transformers", "onnx", "onnxruntime")}

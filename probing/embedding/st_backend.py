@@ -138,14 +138,10 @@ class SentenceTransformersBackend:
 
     def fast_encoder(self, config: EmbedConfig):
         """The onnx engine's encoder (exported and checked on first use); ValueError where it cannot stand in."""
-        if config.dtype != "float32" or config.device != "cpu":
-            raise ValueError(
-                f"the {self.engine} engine runs float32 on the CPU, not {config.dtype} on {config.device}: "
-                "use the eager engine for this config"
-            )
-        if self._fast is None:
-            from probing.embedding.onnx_engine import open_encoder
+        from probing.embedding.onnx_engine import check_config, open_encoder
 
+        check_config(config)
+        if self._fast is None:
             first = self.model[0]
             text = getattr(first, "modality_config", {}).get("text", {})
             plain = text.get("method") == "forward" and text.get("method_output_name") in (

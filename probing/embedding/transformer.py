@@ -132,14 +132,10 @@ class TransformerBackend:
 
     def fast_encoder(self, config: EmbedConfig):
         """The onnx engine's encoder (exported and checked on first use); ValueError for a config it cannot run."""
-        if config.dtype != "float32" or config.device != "cpu":
-            raise ValueError(
-                f"the {self.engine} engine runs float32 on the CPU, not {config.dtype} on {config.device}: "
-                "use the eager engine for this config"
-            )
-        if self._fast is None:
-            from probing.embedding.onnx_engine import open_encoder
+        from probing.embedding.onnx_engine import check_config, open_encoder
 
+        check_config(config)
+        if self._fast is None:
             self._fast = open_encoder(self.model(config), self.tokenizer, self.identity(), self.engine_cache)
             self._model, self._model_key = None, None  # the session has the weights: free the eager copy
         return self._fast
