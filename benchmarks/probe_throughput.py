@@ -1,7 +1,7 @@
 """Probe runs as users run them, against the forward-pass limit: public NCIMP, the bundled MiniLM, the database cache.
 
 Usage: .venv/bin/python benchmarks/probe_throughput.py [--data PATH/TO/shared/data] [--limit N] [--naive-limit N]
-       [--repeat N]
+       [--repeat N] [--equality-only]
 
 A throwaway database (DATABASE_URL's server if set, as a test database that is dropped at the end;
 else SQLite in a scratch folder) receives the public NCIMP Portuguese folder with the human scores
@@ -189,11 +189,16 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="Runs of (a), (b) and (e) each, the best kept (default 3)."
     )
+    parser.add_argument(
+        "--equality-only",
+        action="store_true",
+        help="Only fast_equal_max_abs (the onnx engine against eager over every item of the run), untimed.",
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()
     teardown = setup(Path(args.data), args.limit)
     try:
-        figures = measure(args)
+        figures = equality_only() if args.equality_only else measure(args)
     finally:
         teardown()
     load_after = os.getloadavg()
@@ -344,15 +349,10 @@ def measure_fast(args, probes, texts, config, backend, forward_all, limits: list
     """(g) and (h): the onnx engine's cold runs (the limit between them), ST's onnx encode, the equality."""
     from django.conf import settings
 
-    from probing.actions import register_model
     from probing.embedding.base import TextSpan, bundled_minilm_path
-    from probing.embedding.onnx_engine import max_abs_difference
-    from probing.models import BUNDLED_MINILM
-    from probing.run.engine import embed_all
     from probing.run.loading import model_backend
 
-    fast_model = register_model("minilm-onnx", "sentence_transformers", BUNDLED_MINILM, options={"engine": "onnx"})
-    fast_backend = model_backend(fast_model)
+    fast_backend = model_backend(register_fast_model())
     # A worker's first batch exports and checks the model (once per machine): timed apart, then warm.
     _, export = timed(fast_backend.embed_batch, [TextSpan("A warm-up sentence.", (2, 6))], config)
     colds = []
@@ -367,8 +367,7 @@ def measure_fast(args, probes, texts, config, backend, forward_all, limits: list
         timed(pipeline.encode, texts, batch_size=config.batch_size, label="(h) st onnx")[1] for _ in range(args.repeat)
     ]
 
-    items = probes.items(probes.compounds)
-    difference = max_abs_difference(embed_all(backend, items, config)[0], embed_all(fast_backend, items, config)[0])
+    difference = fast_equality(backend, fast_backend, probes.items(probes.compounds), config)
     return {
         "fast_cold_s": round(min(colds), 3),
         "st_onnx_s": round(min(st_onnx), 3),
@@ -376,6 +375,36 @@ def measure_fast(args, probes, texts, config, backend, forward_all, limits: list
         "fast_export_s": round(export, 3),
         "samples": {"fast_cold": [round(x, 3) for x in colds], "st_onnx": [round(x, 3) for x in st_onnx]},
     }
+
+
+def register_fast_model():
+    """The bundled MiniLM registered again with the onnx engine."""
+    from probing.actions import register_model
+    from probing.models import BUNDLED_MINILM
+
+    return register_model("minilm-onnx", "sentence_transformers", BUNDLED_MINILM, options={"engine": "onnx"})
+
+
+def fast_equality(backend, fast_backend, items, config) -> float:
+    """The largest difference between the onnx engine's and the eager sentence and span vectors of ``items``."""
+    from probing.embedding.onnx_engine import max_abs_difference
+    from probing.run.engine import embed_all
+
+    return max_abs_difference(embed_all(backend, items, config)[0], embed_all(fast_backend, items, config)[0])
+
+
+def equality_only() -> dict:
+    """``--equality-only``: fast_equal_max_abs over every item of run 1.0.0, in minutes rather than the hour of all."""
+    from probing.models import EmbeddingModel
+    from probing.run.loading import model_backend, release_probes
+    from releases.models import Release
+
+    model = EmbeddingModel.objects.get(name="minilm")
+    probes = release_probes(Release.objects.get(version="1.0.0"))
+    items = probes.items(probes.compounds)
+    config = model.embed_config()
+    difference = fast_equality(model_backend(model), model_backend(register_fast_model()), items, config)
+    return {"compounds": len(probes.compounds), "items": len(items), "fast_equal_max_abs": float(f"{difference:.3g}")}
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import pytest
 
 from probing.embedding import EmbedConfig, TextSpan, bundled_minilm_path, load_backend, onnx_engine
 from probing.embedding.sources import RefusedSource, check_options
+from probing.exposure import public_identity
 from probing.run.engine import embed_all
 from tests.probing.embedding.conftest import TEXTS
 
@@ -73,6 +74,7 @@ def test_the_engine_is_in_the_identity_so_the_cache_keeps_engines_apart(tiny_ber
     fast = load_backend("transformer", str(tiny_bert), ONNX, engine_cache=engines).identity()
     assert "engine" not in eager  # the keys of every eager run stay as they were
     assert fast == {**eager, "engine": "onnx"}
+    assert public_identity(fast)["engine"] == "onnx"  # a run's public provenance names the engine
 
 
 def test_an_export_is_checked_once_and_then_read_from_the_engine_cache(tiny_bert, tmp_path, monkeypatch):
