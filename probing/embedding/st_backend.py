@@ -11,7 +11,7 @@ config says), from the same pass.
 With ``{"engine": "onnx"}`` in the model's options the pipeline's transformer runs in ONNX Runtime
 (``probing.embedding.onnx_engine``: float32 on the CPU, checked equal to the eager pass when
 exported) and its token embeddings go through the pipeline's other modules (pooling, normalize) as
-they are; a pipeline whose first module is not a plain text transformer keeps the eager engine.
+they are; a pipeline whose first module is not a plain text transformer is refused (with the reason).
 
 The tokenizer runs once per batch: once the first batch has shown that the pipeline's own
 preprocessing gives the same ids and nothing else, later batches are fed the tokenizer's output.
