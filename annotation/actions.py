@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip, SuggestedParaphrase
@@ -22,6 +22,37 @@ from annotation.protocol import Answers
 
 CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
+# What the rating page shows of an item and a simulated annotator reads of it: a claimed or current
+# item is loaded with these columns of the item, its compound and its sentence, not the whole rows
+# (a compound row is wide: scores, frequencies, the gold synonym's evidence as JSON).
+ITEM_SHOWN = (
+    "campaign",
+    "role",
+    "compound",
+    "compound__text",
+    "compound__head",
+    "compound__modifier",
+    "compound__token_score",
+    "compound__type_score",
+    "sentence",
+    "sentence__text",
+    "sentence__span_start",
+    "sentence__span_end",
+    "sentence__token_score",
+)
+
+
+def items_shown(items: QuerySet[Item]) -> QuerySet[Item]:
+    """``items`` with the compound and sentence joined, as the rating page shows them (``ITEM_SHOWN``)."""
+    return items.select_related("compound", "sentence").only(*ITEM_SHOWN)
+
+
+def with_item_shown(assignments: QuerySet[Assignment]) -> QuerySet[Assignment]:
+    """``assignments`` with their items joined, as the rating page shows them (``ITEM_SHOWN``)."""
+    own = [f.name for f in Assignment._meta.concrete_fields]
+    return assignments.select_related("item__compound", "item__sentence").only(
+        *own, *(f"item__{name}" for name in ITEM_SHOWN)
+    )
 
 
 def enter_campaign(
@@ -96,11 +127,7 @@ def release_expired(campaign: Campaign, now: datetime | None = None) -> int:
 def current_assignment(annotator: Annotator, now: datetime | None = None) -> Assignment | None:
     """The annotator's live reservation (at most one: a database constraint), with its item."""
     now = now or timezone.now()
-    return (
-        annotator.assignments.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)
-        .select_related("item__compound", "item__sentence")
-        .first()
-    )
+    return with_item_shown(annotator.assignments.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)).first()
 
 
 def claim_next_item(
@@ -136,9 +163,8 @@ def claim_new_item(
         try:
             with transaction.atomic():
                 candidates = (
-                    Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR, taken__lt=cap)
+                    items_shown(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR, taken__lt=cap))
                     .exclude(assignments__annotator=annotator)
-                    .select_related("compound", "sentence")
                     .order_by("taken", "order_key")
                     .select_for_update(skip_locked=True, of=("self",))
                 )
@@ -184,10 +210,11 @@ def not_current(assignment: Assignment) -> str | None:
 
 
 def _locked_assignment(annotator: Annotator, token: str) -> Assignment | None:
+    """The annotator's assignment ``token`` with its item, locked; None when there is none."""
     try:
         return (
             Assignment.objects.select_for_update(of=("self",))
-            .select_related("item__campaign")
+            .select_related("item")
             .get(token=token, annotator=annotator)
         )
     except (Assignment.DoesNotExist, ValueError, ValidationError):
@@ -210,7 +237,7 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
         if assignment.status == Assignment.Status.EXPIRED and item.role == Item.Role.REGULAR:
             # The reservation timed out; take the item back only if it still needs ratings.
             # (Check items are everyone's: they never compete for N.)
-            if not Item.objects.filter(pk=item.pk, taken__lt=item.campaign.ratings_per_item).update(
+            if not Item.objects.filter(pk=item.pk, taken__lt=annotator.campaign.ratings_per_item).update(
                 taken=F("taken") + 1
             ):
                 return Submission(None, errors={"token": "This item timed out and was given to someone else."})
@@ -284,19 +311,18 @@ def claim_check_item(annotator: Annotator, role: str, now: datetime | None = Non
         status__in=[Assignment.Status.SUBMITTED, Assignment.Status.SKIPPED]
     )
     current = mine.filter(status=Assignment.Status.RESERVED, expires_at__gte=now)
-    if current := current.select_related("item__compound", "item__sentence").first():
+    if current := with_item_shown(current).first():
         return current
     try:
         with transaction.atomic():
-            stale = mine.select_related("item__compound", "item__sentence").order_by("item__order_key").first()
+            stale = with_item_shown(mine).order_by("item__order_key").first()
             if stale is not None:
                 stale.status, stale.expires_at = Assignment.Status.RESERVED, expires
                 stale.save(update_fields=["status", "expires_at"])
                 return stale
             item = (
-                Item.objects.filter(campaign=annotator.campaign, role=role)
+                items_shown(Item.objects.filter(campaign=annotator.campaign, role=role))
                 .exclude(assignments__annotator=annotator)
-                .select_related("compound", "sentence")
                 .order_by("order_key")
                 .first()
             )

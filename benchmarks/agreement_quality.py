@@ -15,13 +15,12 @@ split. Prints up to ``--misses`` sentences where ours differs, then one JSON lin
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
+from benchmarks.record import emit, save_flag  # noqa: E402
 from building.lexicon.portuguese_morphology import DEFAULT_PATHS, load_morphology  # noqa: E402
 from building.rules.expert_comparison import DEV, HELD_OUT, compound_key, split_halves  # noqa: E402
 from building.rules.grammar.agreement_eval import compounds_in, measure_agreement  # noqa: E402
@@ -32,6 +31,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--dictionary", type=Path, default=DEFAULT_PATHS[0])
     parser.add_argument("--misses", type=int, default=0)
+    save_flag(parser)
     args = parser.parse_args()
     morphology = load_morphology(args.dictionary)
     directory = args.data / "ncimp" / "PT"
@@ -49,7 +49,7 @@ def main() -> None:
         )
     print(f"     all: {score.matched}/{score.rewritten_by_experts} = {score.rate:.1%}")
     result = {"benchmark": "agreement_quality", "dictionary": str(args.dictionary), **score.as_dict(), **by_half}
-    print(json.dumps(result))
+    emit("agreement_quality", result, save=args.save)
 
 
 if __name__ == "__main__":

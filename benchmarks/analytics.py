@@ -12,7 +12,6 @@ and as its last line one JSON object with the figures.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -21,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from annotation.analysis import aggregation, agreement, paraphrases, reliability  # noqa: E402
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 N_COMPOUNDS = 300
 SENTENCES = 3
@@ -82,6 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    save_flag(parser)
     args = parser.parse_args()
 
     ratings = build_campaign(args.seed)
@@ -116,10 +116,10 @@ def main() -> None:
     )
     levels = pd.Series([r["level"] for r in classified]).value_counts().to_dict()
     print(f"paraphrases: {len(proposals)} proposals, classified {levels}")
-    print(
-        json.dumps(
-            {"ratings": len(ratings), "seconds": round(seconds, 3), "seconds_bootstrap": round(seconds_bootstrap, 3)}
-        )
+    emit(
+        "analytics",
+        {"ratings": len(ratings), "seconds": round(seconds, 3), "seconds_bootstrap": round(seconds_bootstrap, 3)},
+        save=args.save,
     )
 
 

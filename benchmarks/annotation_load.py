@@ -20,7 +20,8 @@ Each annotator rates an item at most once: ``ran_out`` counts the annotators who
 every item before time was up (a run where many ran out measures a dwindling crowd, not the
 server). The machine is shared: the load averages (``uptime``) at the start and end are
 printed with the figures.
-The last line is one JSON object with the figures.
+The last line is one JSON object with the figures, and the code measured (``commit``: ``git describe``
+of the checkout, "-dirty" when it has uncommitted changes).
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from core.version import code_version  # noqa: E402  (pure: no Django)
+
 PYTHON = sys.executable
 SLUG = "bench"
 
@@ -327,8 +331,12 @@ def main() -> None:
         "server_cpu_ms_per_cycle": round((web_cpu + db_cpu) * 1000 / cycles, 1),
         "load_before": load_before,
         "load_after": load_after,
+        "commit": code_version(),
     }
-    print(json.dumps(result))
+    sys.path.insert(0, str(ROOT))  # the line names the code it measured (benchmarks/table.py)
+    from benchmarks.record import commit
+
+    print(json.dumps({**result, "commit": commit()}))
 
 
 if __name__ == "__main__":

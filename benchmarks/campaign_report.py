@@ -10,7 +10,6 @@ campaign report page and ``campaign_report`` command call it. The last line is o
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -21,11 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed reports per policy (median is printed)")
+    save_flag(parser)
     args = parser.parse_args()
     os.environ["WORKBENCH_VAR_DIR"] = tempfile.mkdtemp(prefix="workbench-bench-")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -62,7 +63,7 @@ def main() -> None:
                     f"{slug:<12} {ratings:>5} ratings  policy {policy.name:<9} median {median:6.3f} s over {args.repeat}"
                 )
                 figures[f"{slug}/{policy.name}"] = round(median, 4)
-        print(json.dumps(figures))
+        emit("campaign_report", figures, save=args.save)
     finally:
         teardown_databases(old, verbosity=0)
 

@@ -24,7 +24,12 @@ has run one batch before any timing. Then, in this process:
       difference between its sentence and span vectors and the eager ones over every item of the run;
   (h) ``SentenceTransformer(backend="onnx").encode`` on the same texts, as that backend runs (built by
       ``benchmarks/fast_engine.py``: optimum-onnx, which the backend needs, cannot be installed
-      beside transformers 5).
+      beside transformers 5);
+  (i) (b) in a new process, as a fresh Celery worker or another ``run_probes`` meets it:
+      ``manage.py run_probes --inline`` on 1.0.1 in a subprocess (every vector cached). Its figure
+      is the run's own time (first shard claimed to finished, from the run's row; the cold run's
+      own time is the baseline of ``fresh_warm_speedup``), and the whole command's wall time
+      (interpreter start, imports, release read, run) beside it.
 
 Each of (a), (b), (e), (g) and (h) runs ``--repeat`` times (default 3; every (a), (e) and (g) on an
 emptied vector cache, the release read again) and (c) before and after each (a) and (g): a figure is the fastest of its
@@ -142,6 +147,36 @@ def forget_vectors() -> None:
     loading._releases.clear()
 
 
+def run_seconds(run) -> float:
+    """The run's own time: from its first shard claimed to its report finished (its row's times)."""
+    return (run.finished_at - run.started_at).total_seconds()
+
+
+def fresh_process_run(version: str):
+    """``manage.py run_probes --inline`` in a new process on this benchmark's database: (run, command wall seconds)."""
+    import subprocess
+
+    from django.db import connection
+
+    from probing.models import ProbeRun
+
+    env = dict(os.environ)
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":  # the throwaway test database setup() made
+        env["DATABASE_URL"] = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    command = [sys.executable, "manage.py", "run_probes", "--release", version, "--model", "minilm", "--inline"]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"fresh-process run failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    run = ProbeRun.objects.defer("report").get(pk=int(done.stdout.strip().splitlines()[-1]))
+    if run.status != ProbeRun.Status.DONE:
+        raise SystemExit(f"run {run.pk} {run.status}: {run.error}")
+    print(f"(i) fresh-process warm: run {run_seconds(run):.2f} s, command {wall:.2f} s wall", flush=True)
+    return run, wall
+
+
 def forward_passes(run) -> int:
     return sum((shard.result.get("stats") or {}).get("texts", 0) for shard in run.shards.all())
 
@@ -206,7 +241,9 @@ def main() -> None:
         f"load average (1, 5, 15 min): before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
         f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} on {os.cpu_count()} CPUs"
     )
-    print(json.dumps(figures))
+    from benchmarks.record import commit  # the line names the code it measured (benchmarks/table.py)
+
+    print(json.dumps({**figures, "commit": commit()}))
 
 
 def measure(args) -> dict:
@@ -248,18 +285,25 @@ def measure(args) -> dict:
     # user's load only ever slows a run down (the spread between the runs is printed too).
     # The limit is measured between the cold runs, so that both see the same machine.
     forward_all()  # warm, like (a)'s model
-    limits, colds, warms, sweeps = [], [], [], []
+    limits, colds, warms, sweeps, cold_runs = [], [], [], [], []
     run = sweep_run = warm_run = None
     limits.append(timed(forward_all, label="(c) limit")[1])
     for _ in range(args.repeat):
         forget_vectors()  # every repetition is cold: an empty vector cache, the release read again
         run, seconds = timed(run_probes, "1.0.0", label="(a) cold")
         colds.append(seconds)
+        cold_runs.append(run)
         limits.append(timed(forward_all, label="(c) limit")[1])
     for _ in range(args.repeat):
         warm_run, seconds = timed(run_probes, "1.0.1", label="(b) warm")  # every vector cached by (a)
         assert warm_run.texts_embedded == 0, warm_run.texts_embedded
         warms.append(seconds)
+    fresh_runs = [fresh_process_run("1.0.1") for _ in range(args.repeat)]
+    for fresh_run, _ in fresh_runs:
+        assert fresh_run.texts_embedded == 0, fresh_run.texts_embedded
+    fresh_own = min(run_seconds(r) for r, _ in fresh_runs)
+    fresh_wall = min(wall for _, wall in fresh_runs)
+    cold_own = min(run_seconds(r) for r in cold_runs)
     sweep_config = {"sweep": "all", "sweep_storage": "float16"}
     for _ in range(args.repeat):
         forget_vectors()
@@ -292,11 +336,13 @@ def measure(args) -> dict:
         (f"(f) naive per pair ({len(naive_pairs)} pairs)", naive_seconds, 4 * len(naive_pairs), "(f) naive"),
         ("(g) run_probes --inline, cold, onnx engine", fast["fast_cold_s"], cold_passes, "(g) fast cold"),
         ('(h) SentenceTransformer(backend="onnx").encode', fast["st_onnx_s"], len(texts), "(h) st onnx"),
+        ("(i) warm in a new process (the run's own)", fresh_own, 0, None),
     ]
     print(f"{len(probes.compounds)} compounds, {len(pairs)} pairs, {len(texts)} unique texts; batch size {size}")
     print(f"{'what':<44} {'seconds':>9} {'CPU s':>9} {'forward texts':>14} {'texts/s':>9}")
     for label, seconds, n, key in rows:
-        print(f"{label:<44} {seconds:>9.2f} {CPU[key]:>9.2f} {n:>14} {n / seconds:>9.1f}")
+        cpu = f"{CPU[key]:>9.2f}" if key else f"{'':>9}"
+        print(f"{label:<44} {seconds:>9.2f} {cpu} {n:>14} {n / seconds:>9.1f}")
     for name, samples in (("(a) cold", colds), ("(b) warm", warms), ("(c) limit", limits), ("(e) sweep", sweeps)):
         print(f"{name}: best of {', '.join(f'{x:.2f}' for x in samples)} s")
     print(f"cache size: run (a) {run_bytes / 1e6:.1f} MB of vectors, sweep (e) {sweep_bytes / 1e6:.1f} MB")
@@ -323,6 +369,10 @@ def measure(args) -> dict:
         "fraction_of_limit": round(limit / cold, 3),
         "vs_st_encode": round(st_encode / cold, 3),
         "warm_speedup": round(cold / warm, 1),
+        "cold_run_s": round(cold_own, 3),
+        "fresh_warm_s": round(fresh_own, 3),
+        "fresh_warm_command_s": round(fresh_wall, 3),
+        "fresh_warm_speedup": round(cold_own / fresh_own, 1),
         "sweep_ratio": round(sweep / cold, 3),
         "naive_speedup": round(naive_per_pair / (cold / len(pairs)), 1),
         "sweep_forward_passes": sweep_passes,
@@ -341,6 +391,8 @@ def measure(args) -> dict:
             "limit": [round(x, 3) for x in limits],
             "sweep": [round(x, 3) for x in sweeps],
             **fast["samples"],
+            "fresh_warm": [round(run_seconds(r), 3) for r, _ in fresh_runs],
+            "fresh_warm_command": [round(wall, 3) for _, wall in fresh_runs],
         },
     }
 

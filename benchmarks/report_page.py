@@ -28,8 +28,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-
 from probe_throughput import run_probes, setup  # noqa: E402  (a sibling script, found through sys.path)
+
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 BIG_MODEL = {"hidden_states": 41, "dim": 5120}  # 40 layers and the embeddings, LLaMA-2-13B's shape
 
@@ -40,13 +41,14 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="Only the first N compounds per language.")
     parser.add_argument("--layers", type=int, default=12, help="Layers of the tiny BERT (default 12, BERT-base's).")
     parser.add_argument("--repeat", type=int, default=5, help="Requests per page; the best counts (default 5).")
+    save_flag(parser)
     args = parser.parse_args()
     teardown = setup(Path(args.data), args.limit)
     try:
         figures = measure(args)
     finally:
         teardown()
-    print(json.dumps(figures))
+    emit("report_page", figures, save=args.save)
 
 
 def measure(args) -> dict:

@@ -21,7 +21,6 @@ Goal: every warm page under 500 ms. The last line is one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import statistics
@@ -33,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 DEMO = [
     ("load_demo",),
@@ -156,6 +156,7 @@ def main() -> None:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--repeat", type=int, default=5, help="warm requests per page (the median is printed)")
     parser.add_argument("--demo-only", action="store_true", help="skip the full public data")
+    save_flag(parser)
     args = parser.parse_args()
     os.environ["WORKBENCH_VAR_DIR"] = tempfile.mkdtemp(prefix="workbench-bench-")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -205,7 +206,7 @@ def main() -> None:
     finally:
         if old is not None:
             teardown_databases(old, verbosity=0)
-    print(json.dumps(results))
+    emit("researcher_pages", results, save=args.save)
 
 
 if __name__ == "__main__":

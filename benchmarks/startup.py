@@ -19,7 +19,6 @@ broker is ``REDIS_URL`` (run under ``scripts/services.py``). The last line is on
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -32,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 CLOCK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(ROOT))
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 
 def _children_cpu() -> float:
@@ -84,6 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measure (the median is printed)")
     parser.add_argument("--baseline", help="a git ref measured in the same run, interleaved (e.g. HEAD~3)")
+    save_flag(parser)
     args = parser.parse_args()
     trees = {"now": ROOT}
     if args.baseline:
@@ -99,8 +101,7 @@ def main() -> None:
     finally:
         if "baseline" in trees:
             subprocess.run(["git", "worktree", "remove", "--force", str(trees["baseline"])], cwd=ROOT, check=False)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    result: dict = {"commit": commit.stdout.strip(), "repeat": args.repeat, "baseline": args.baseline}
+    result: dict = {"repeat": args.repeat, "baseline": args.baseline}
     for name, by_measure in samples.items():
         prefix = "" if name == "now" else "baseline_"
         print(f"\n{name} ({trees[name]}): median of {args.repeat}, wall and CPU seconds")
@@ -116,7 +117,7 @@ def main() -> None:
                 result[f"{prefix}{measure}_wall_s"] = round(wall, 2)
     result["goal_met"] = all(result[k] < 1.0 for k in ("check_cpu_s", "help_cpu_s", "worker_ready_cpu_s"))
     result["load_average"] = os.getloadavg()[0]
-    print(json.dumps(result))
+    emit("startup", result, save=args.save)  # with the commit and date
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
+from benchmarks.record import emit, save_flag  # noqa: E402
 from benchmarks.variants import setup_django  # noqa: E402
 
 SOURCES = ["PT naturalistic", "PT neutral", "EN neutral", "PT NCS", "EN NCS"]
@@ -157,6 +157,7 @@ def main() -> None:
     parser.add_argument("--languages", default="en,pt")
     parser.add_argument("--half", choices=["dev", "held-out", "both"], default="both", help="Generate one half only.")
     parser.add_argument("--dump", default="", help="Write each compound's generated and expert replacements (JSONL).")
+    save_flag(parser)
     args = parser.parse_args()
     data = Path(args.data)
     languages = {code.strip() for code in args.languages.split(",") if code.strip()}
@@ -206,7 +207,7 @@ def main() -> None:
         print()
         report["halves"][half] = {"figures": figures, "offensive": offensive, "compounds": len(in_half)}
     print(f"generation: {len(generated)} compounds in {seconds:.1f} s (context model: {context_model or 'none'})")
-    print(json.dumps(report, ensure_ascii=False))
+    emit("variant_quality", report, save=args.save)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ The last line is one JSON object with the figures.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.record import emit, save_flag  # noqa: E402
 
 
 def setup_django(scratch: str):
@@ -117,6 +117,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunks", type=int, default=8)
     parser.add_argument("--limit", type=int, help="Only the first N compounds.")
+    save_flag(parser)
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="workbench-bench-")
     setup_django(scratch)
@@ -139,18 +140,18 @@ def main() -> None:
         f"{counted / seconds_count:,.0f} tokens/s, {per_worker:,.0f} tokens/s per worker"
     )
     corpus.unlink()
-    print(
-        json.dumps(
-            {
-                "compounds": n_compounds,
-                "variants": n_variants,
-                "seconds_variants": round(seconds_variants, 2),
-                "corpus_tokens": counted,
-                "seconds_counting": round(seconds_count, 2),
-                "workers": args.workers,
-                "tokens_per_s": round(per_worker),
-            }
-        )
+    emit(
+        "variants",
+        {
+            "compounds": n_compounds,
+            "variants": n_variants,
+            "seconds_variants": round(seconds_variants, 2),
+            "corpus_tokens": counted,
+            "seconds_counting": round(seconds_count, 2),
+            "workers": args.workers,
+            "tokens_per_s": round(per_worker),
+        },
+        save=args.save,
     )
 
 

@@ -81,6 +81,11 @@ def register_model(
 # --- runs -------------------------------------------------------------------------------------
 
 
+def record_opened_model(model_id: int, opened: dict) -> None:
+    """What a worker learnt by opening a model (``probing.embedding.lazy.Recorded``): later runs need not open it."""
+    EmbeddingModel.objects.filter(pk=model_id).update(opened=opened)
+
+
 def create_probe_run(
     release: Release,
     model: EmbeddingModel,

@@ -18,6 +18,7 @@ from django.db import models
 from core.json_columns import FastJSONEncoder
 from core.models import FINISHED, UNFINISHED, JobStatus, Shard
 from probing.embedding.base import KIND_CONFIG_DEFAULTS, EmbedConfig, bundled_minilm_path, merge_config
+from probing.embedding.lazy import LazyBackend, Recorded, backend_key, weights_check
 from probing.embedding.network import ApiRules
 from probing.embedding.sources import LoadRules, RefusedSource, check_model, load_checked
 
@@ -80,6 +81,13 @@ class EmbeddingModel(models.Model):
     run_on_publish = models.BooleanField(default=False, help_text="Probed whenever a release is published.")
     notes = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    opened = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="What a worker learnt when it last opened the model (identity, layers, the check of its files): "
+        "a run whose vectors are all cached reads it instead of opening the model (probing.embedding.lazy).",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -134,6 +142,22 @@ class EmbeddingModel(models.Model):
     def load_backend(self):
         """The backend, once the rules of this machine allow it (RefusedSource otherwise)."""
         return load_checked(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
+
+    def lazy_backend(self, on_open=None) -> LazyBackend:
+        """The backend as a LazyBackend: the rules are checked now, the model is opened when it must compute.
+
+        ``on_open(record)`` is called each time it is opened (``probing.run.loading`` stores a new record).
+        """
+        source, options = self.resolved_source(), dict(self.options or {})
+        check_model(self.kind, source, options, load_rules(), on_worker=True)  # RefusedSource before anything
+        return LazyBackend(
+            self.kind,
+            backend_key(self.kind, source, options),
+            open_backend=self.load_backend,
+            check=lambda: weights_check(self.kind, source, options),
+            recorded=Recorded.from_dict(self.opened),
+            on_open=on_open,
+        )
 
 
 def resolve_config(data: dict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -166,9 +167,9 @@ def publish_release(release: Release, user=None) -> Release:
     return release
 
 
-def release_files(release: Release) -> dict[str, bytes]:
-    """The release folder (data files, README, datapackage.json, manifest.json), verified."""
-    return release.verified_files()
+def release_files(release: Release, only: Collection[str] | None = None) -> dict[str, bytes]:
+    """The release folder (data files, README, datapackage.json, manifest.json), verified; ``only`` some of them."""
+    return release.verified_files(only=only)
 
 
 def release_zip(release: Release) -> bytes:

@@ -112,12 +112,7 @@ def framed_by_mturk(response: HttpResponse) -> HttpResponse:
 
 def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, *args, **kwargs) -> HttpResponse:
     # The session's annotator with its campaign in one query (every submit and every next item comes here).
-    annotator_id = request.session.get(session_key(slug))
-    annotator = (
-        Annotator.objects.select_related("campaign").filter(pk=annotator_id, campaign__slug=slug).first()
-        if annotator_id is not None
-        else None
-    )
+    annotator = session_annotator(request.session.get(session_key(slug)), slug)
     if annotator is not None:
         campaign = annotator.campaign
     else:
@@ -135,6 +130,16 @@ def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, 
             403,
         )
     return view(request, campaign, annotator, *args, **kwargs)
+
+
+def session_annotator(annotator_id: int | None, slug: str) -> Annotator | None:
+    """The session's annotator of the campaign ``slug``, with its campaign, in one query (``get``: no ordering)."""
+    if annotator_id is None:
+        return None
+    try:
+        return Annotator.objects.select_related("campaign").get(pk=annotator_id, campaign__slug=slug)
+    except Annotator.DoesNotExist:
+        return None
 
 
 def crowd_identity(params) -> tuple[str, str, dict[str, str]] | None:

@@ -51,6 +51,7 @@ class Progress:
     attention_shown: int
     skipped: int = 0  # regular items skipped
     attention_done: int = 0  # attention checks answered (rated or skipped)
+    reserved: int = 0  # reservations not yet answered nor released (live, or timed out)
 
     @property
     def screens_done(self) -> int:
@@ -85,20 +86,33 @@ def campaign_counts(campaign: Campaign) -> CampaignCounts:
 def progress(annotator: Annotator) -> Progress:
     """What the annotator has done so far, in one query (once per request: kept on the annotator instance).
 
-    The actions that change it (``submit_rating``, ``skip_item``) drop the kept value; claiming an
-    attention check after reading it only moves ``attention_shown``, which nothing reads afterwards.
+    The assignments are counted per status and role by the database (a handful of rows), and summed
+    here. The actions that change the counts (``submit_rating``, ``skip_item``) drop the kept value,
+    and ``next_step`` reads it afresh; claiming an item after reading it only moves ``reserved`` and
+    ``attention_shown``, which nothing reads afterwards.
     """
     if (done := getattr(annotator, "_progress", None)) is None:
-        submitted = Q(status=Assignment.Status.SUBMITTED)
-        skipped = Q(status=Assignment.Status.SKIPPED)
-        counts = Assignment.objects.filter(annotator=annotator).aggregate(
-            rated=Count("id", filter=submitted & Q(item__role=Item.Role.REGULAR)),
-            training_rated=Count("id", filter=(submitted | skipped) & Q(item__role=Item.Role.TRAINING)),
-            attention_shown=Count("id", filter=Q(item__role=Item.Role.ATTENTION)),
-            skipped=Count("id", filter=skipped & Q(item__role=Item.Role.REGULAR)),
-            attention_done=Count("id", filter=(submitted | skipped) & Q(item__role=Item.Role.ATTENTION)),
+        rows = (
+            Assignment.objects.filter(annotator=annotator)
+            .values_list("status", "item__role")
+            .annotate(n=Count("id"))
+            .order_by()
         )
-        done = annotator._progress = Progress(**counts)
+        counts = {(status, role): n for status, role, n in rows}
+
+        def count(statuses, roles) -> int:
+            return sum(counts.get((status, role), 0) for status in statuses for role in roles)
+
+        answered = (Assignment.Status.SUBMITTED, Assignment.Status.SKIPPED)
+        regular, training, attention = [Item.Role.REGULAR], [Item.Role.TRAINING], [Item.Role.ATTENTION]
+        done = annotator._progress = Progress(
+            rated=count([Assignment.Status.SUBMITTED], regular),
+            training_rated=count(answered, training),
+            attention_shown=count(Assignment.Status.values, attention),
+            skipped=count([Assignment.Status.SKIPPED], regular),
+            attention_done=count(answered, attention),
+            reserved=count([Assignment.Status.RESERVED], Item.Role.values),
+        )
     return done
 
 
@@ -201,7 +215,10 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
         # A full campaign says so before anyone agrees to take part.
         return "annotation:consent" if has_open_items(annotator) else "annotation:full"
     now = now or timezone.now()
-    if assignment := current_assignment(annotator, now):
+    annotator.__dict__.pop("_progress", None)  # read afresh: the page shown next counts on it
+    done = progress(annotator)
+    # Just after a submission the annotator holds no reservation: no current item to look for.
+    if done.reserved and (assignment := current_assignment(annotator, now)):
         return assignment
     release_expired(campaign, now)
     counts = campaign_counts(campaign)
@@ -212,7 +229,6 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
         end_training(annotator, bool(passed))
         if not passed:
             return "annotation:screened_out"
-    done = progress(annotator)
     if done.skipped > skip_cap(campaign, counts):
         screen_out(annotator, Annotator.ScreenOut.SKIPS)
         return "annotation:screened_out"

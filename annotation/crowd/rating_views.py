@@ -23,7 +23,7 @@ from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Ski
 from annotation.platforms import origin, prolific_completion_url
 from annotation.protocol import MAX_PARAPHRASES, validate_answers
 
-SCALE = range(6)
+SCALE = tuple(str(i) for i in range(6))  # the answers' values, as the form sends them
 # How often the waiting page asks again for an item (a meta refresh: works without JavaScript).
 WAIT_RETRY_SECONDS = 15
 EXAMPLES_CACHE_SECONDS = 60
@@ -57,7 +57,9 @@ def item_page(campaign: Campaign, item: Item, data=None, errors=None) -> dict:
     for question in questions(campaign, item):
         name = question["name"]
         value = str(data.get(name, "")).strip()
-        fields.append(question | {"value": value, "error": errors.get(name), "scale": [str(i) for i in SCALE]})
+        # The first option of the first question takes the focus, unless an error is shown.
+        autofocus = not fields and not errors
+        fields.append(question | {"value": value, "error": errors.get(name), "scale": SCALE, "autofocus": autofocus})
     paraphrases = [str(data.get(f"paraphrase_{i}", "")) for i in range(1, MAX_PARAPHRASES + 1)]
     return {
         "campaign": campaign,

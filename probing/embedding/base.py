@@ -313,7 +313,7 @@ def model_identity(kind: str, source: str, options: dict, dim: int) -> dict:
     identity = {"kind": kind, "name": options.get("name") or default_model_name(source), "dim": int(dim)}
     if (engine := engine_of(options)) != "eager":
         identity["engine"] = engine
-    revision = options.get("revision") or _commit_hash(source)
+    revision = options.get("revision") or commit_hash(source)
     if revision:
         identity["revision"] = str(revision)
     elif os.path.exists(source):
@@ -323,7 +323,8 @@ def model_identity(kind: str, source: str, options: dict, dim: int) -> dict:
     return identity
 
 
-def _commit_hash(source: str) -> str | None:
+def commit_hash(source: str) -> str | None:
+    """The hub commit a downloaded model folder records in its config.json (``_commit_hash``), if any."""
     config = Path(source) / "config.json"
     if not config.is_file():
         return None

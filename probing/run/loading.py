@@ -7,20 +7,24 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from core.memory import paused_gc, settle
 from datasets import vocabulary
+from probing.embedding.lazy import LazyBackend, Recorded, backend_key
 from probing.embedding.sources import RefusedSource
 from probing.measures.probes import context_items, context_pairs, pairs_from_snapshot, unique_items
 from probing.models import EmbeddingModel
 from releases.actions import release_files
 from releases.formats import snapshot_from_files
+from releases.formats.reader import SNAPSHOT_FILES as SNAPSHOT_READS
 from releases.formats.tidy import COMPOUNDS_JSONL, PAIRS_JSONL
 from releases.models import Release
 from releases.snapshot import Snapshot
 
 NEUTRAL_PATTERN = vocabulary.NEUTRAL_SHORT
-# The release files a snapshot's compounds, sentences and variants are read from (releases.formats.reader).
+# The release files a snapshot's compounds, sentences and variants are read from (releases.formats.reader):
+# what the pairs are made of. A run reads these and datapackage.json (SNAPSHOT_READS), not the others.
 SNAPSHOT_FILES = (COMPOUNDS_JSONL, PAIRS_JSONL)
 _KEEP_RELEASES, _KEEP_BACKENDS = 4, 2
 
@@ -67,7 +71,7 @@ def release_probes(release: Release) -> ReleaseProbes:
         _releases.move_to_end(key)
         return _releases[key]
     with paused_gc():  # tens of thousands of records and pairs, no cycles (core.memory)
-        snapshot, _ = snapshot_from_files(release_files(release))
+        snapshot, _ = snapshot_from_files(release_files(release, only=SNAPSHOT_READS))
         pairs: dict[tuple[str, str], list] = {}
         for pair in pairs_from_snapshot(snapshot, neutral_pattern=NEUTRAL_PATTERN):
             pairs.setdefault((pair.language, pair.compound), []).append(pair)
@@ -109,16 +113,29 @@ def estimate_cost(release: Release, model: EmbeddingModel) -> dict | None:
     return {"texts": len(texts), **estimate}
 
 
-_backends: OrderedDict[str, object] = OrderedDict()
+_backends: OrderedDict[str, LazyBackend] = OrderedDict()
 
 
-def model_backend(model: EmbeddingModel):
-    """The model's backend, loaded once per process (the few most recently used are kept)."""
-    key = json.dumps([model.kind, model.resolved_source(), model.options or {}], sort_keys=True)
+def model_backend(model: EmbeddingModel) -> LazyBackend:
+    """The model's backend, kept once per process (the few most recently used); opened only when it must compute.
+
+    A run whose vectors are all cached asks only the model's identity, kind, spans and layers:
+    they come from what the last opening recorded (``EmbeddingModel.opened``) while the check of
+    its files still matches (``probing.embedding.lazy``), so no network is built.
+    """
+    source, options = model.resolved_source(), dict(model.options or {})
+    key = backend_key(model.kind, source, options)
     if key not in _backends:
-        _backends[key] = model.load_backend()
+        _backends[key] = model.lazy_backend(on_open=partial(_opened, model.pk, model.opened))
         while len(_backends) > _KEEP_BACKENDS:
             _backends.popitem(last=False)
-        settle()  # a model's modules and tokenizer live as long as the worker (core.memory)
     _backends.move_to_end(key)
     return _backends[key]
+
+
+def _opened(model_id: int, known: dict, record: Recorded) -> None:
+    from probing.actions import record_opened_model  # probing.actions imports this module
+
+    settle()  # a model's modules and tokenizer live as long as the worker (core.memory)
+    if record.as_dict() != known:
+        record_opened_model(model_id, record.as_dict())

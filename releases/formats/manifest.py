@@ -19,6 +19,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,8 +112,12 @@ def _short(digest: str) -> str:
     return digest[:12] + "…"
 
 
-def verify_files(files: dict[str, bytes]) -> None:
-    """Raise ``ReleaseIntegrityError`` unless every file matches manifest.json, and no file is missing or extra."""
+def verify_files(files: dict[str, bytes], only: Collection[str] | None = None) -> None:
+    """Raise ``ReleaseIntegrityError`` unless every file matches manifest.json, and no file is missing or extra.
+
+    ``only``: the files given are these (and manifest.json): each must be listed and match; the
+    manifest's other files are not asked for.
+    """
     if MANIFEST not in files:
         raise ReleaseIntegrityError([f"{MANIFEST} is missing: the files cannot be verified"])
     try:
@@ -122,6 +127,9 @@ def verify_files(files: dict[str, bytes]) -> None:
     for path in listed:
         safe_release_path(path)
     problems = []
+    if only is not None:
+        problems += [f"{path}: not listed in the manifest" for path in sorted(set(only) - set(listed))]
+        listed = {path: entry for path, entry in listed.items() if path in only}
     for path, entry in sorted(listed.items()):
         if path not in files:
             problems.append(f"{path}: listed in the manifest but missing")

@@ -32,9 +32,13 @@ def release_files(path: Path | str, limits: ReadLimits = DEFAULT_LIMITS) -> dict
     return files
 
 
+# The files a snapshot and its metadata are read from (the others are for people and other tools).
+SNAPSHOT_FILES = (COMPOUNDS_JSONL, PAIRS_JSONL, DATAPACKAGE)
+
+
 def snapshot_from_files(files: dict[str, bytes]) -> tuple[Snapshot, ReleaseMeta]:
-    """The snapshot and metadata of already verified release files."""
-    missing = [p for p in (COMPOUNDS_JSONL, PAIRS_JSONL, DATAPACKAGE) if p not in files]
+    """The snapshot and metadata of already verified release files (``SNAPSHOT_FILES`` at least)."""
+    missing = [p for p in SNAPSHOT_FILES if p not in files]
     if missing:
         raise ValueError(f"not a release: {', '.join(missing)} missing")
     compounds = compounds_from_tidy(files[COMPOUNDS_JSONL], files[PAIRS_JSONL])

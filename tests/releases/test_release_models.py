@@ -318,3 +318,24 @@ def test_the_admin_publishes_a_draft_and_deletes_only_drafts(draft, ada, client)
     other = create_release("1.0.1", ["en"])
     client.post(reverse("admin:releases_release_delete", args=[other.pk]), {"post": "yes"})
     assert list(Release.objects.values_list("version", flat=True)) == ["1.0.0"]
+
+
+def test_reading_some_files_checks_those_and_the_manifest_and_reads_no_other(draft):
+    readme = "README.md"
+    ReleaseFile.objects.filter(release=draft, path=readme).update(content=b"changed, but not read")
+    files = draft.verified_files(only=[DATA_FILE])
+    assert set(files) == {DATA_FILE, "manifest.json"}
+    with pytest.raises(ReleaseIntegrityError, match=f"stored file {readme} does not match"):
+        draft.verified_files(only=[readme])
+    with pytest.raises(ReleaseIntegrityError, match="no/such.csv: not listed in the manifest"):
+        draft.verified_files(only=["no/such.csv"])
+
+
+def test_a_file_read_alone_and_changed_with_its_row_checksum_is_caught_by_the_manifest(published):
+    forged = b'{"text": "forged"}\n'
+    with triggers_dropped():
+        ReleaseFile.objects.filter(release=published, path=DATA_FILE).update(
+            content=forged, sha256=hashlib.sha256(forged).hexdigest(), size=len(forged)
+        )
+    with pytest.raises(ReleaseIntegrityError, match=f"{DATA_FILE}: sha256 is .* but the manifest says"):
+        published.verified_files(only=[DATA_FILE, "datapackage.json"])

@@ -1,0 +1,55 @@
+"""The last line every benchmark prints: its figures as one JSON object with the commit measured (pure: no Django).
+
+``emit(name, figures)`` prints that line and, with ``save=True``, appends it to
+``benchmarks/results/<name>.jsonl``, from which ``benchmarks/table.py`` writes the README's
+performance table: a figure in the table is always one a benchmark printed, never one typed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def commit() -> str:
+    """The checkout's short commit hash, with "-dirty" when tracked files differ from it (figures of unsaved code)."""
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+
+    head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    return f"{head}-dirty" if dirty else head
+
+
+def save_flag(parser) -> None:
+    """Add ``--save`` to a benchmark's argument parser."""
+    parser.add_argument(
+        "--save", action="store_true", help="Also append the JSON line to benchmarks/results/<benchmark>.jsonl."
+    )
+
+
+def emit(name: str, figures: dict, save: bool = False, measured: str | None = None) -> dict:
+    """Print ``figures`` with the benchmark's name, the commit and the UTC date as one JSON line; append it if ``save``.
+
+    ``measured``: the commit taken when a long benchmark started (the code it ran), else the one now.
+    """
+    line = {"benchmark": name, "commit": measured or commit(), "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    line.update(figures)
+    text = json.dumps(line)
+    print(text, flush=True)
+    if save:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        with (RESULTS / f"{name}.jsonl").open("a", encoding="utf-8") as out:
+            out.write(text + "\n")
+    return line
+
+
+if __name__ == "__main__":
+    sys.exit(print(commit()))
