@@ -1,7 +1,7 @@
 """Probe runs as users run them, against the forward-pass limit: public NCIMP, the bundled MiniLM, the database cache.
 
 Usage: .venv/bin/python benchmarks/probe_throughput.py [--data PATH/TO/shared/data] [--limit N] [--naive-limit N]
-       [--repeat N]
+       [--repeat N] [--equality-only]
 
 A throwaway database (DATABASE_URL's server if set, as a test database that is dropped at the end;
 else SQLite in a scratch folder) receives the public NCIMP Portuguese folder with the human scores
@@ -18,14 +18,21 @@ has run one batch before any timing. Then, in this process:
   (e) a layer sweep of every layer (float16 storage), cold, on a fresh cache, on 1.0.0;
   (f) the naive per-pair baseline of research code on ``--naive-limit`` compounds: batch size 1,
       the original sentence embedded again for every pair, one pass per level, cosines per pair;
-  (g) (b) in a new process, as a fresh Celery worker or another ``run_probes`` meets it:
+  (g) the fast path: (a) with the same model registered with ``{"engine": "onnx"}`` (its transformer
+      in ONNX Runtime, ``probing/embedding/onnx_engine.py``), its export made and checked before any
+      timing (``fast_export_s``), as a warm worker's would be; ``fast_equal_max_abs`` is the largest
+      difference between its sentence and span vectors and the eager ones over every item of the run;
+  (h) ``SentenceTransformer(backend="onnx").encode`` on the same texts, as that backend runs (built by
+      ``benchmarks/fast_engine.py``: optimum-onnx, which the backend needs, cannot be installed
+      beside transformers 5);
+  (i) (b) in a new process, as a fresh Celery worker or another ``run_probes`` meets it:
       ``manage.py run_probes --inline`` on 1.0.1 in a subprocess (every vector cached). Its figure
       is the run's own time (first shard claimed to finished, from the run's row; the cold run's
       own time is the baseline of ``fresh_warm_speedup``), and the whole command's wall time
       (interpreter start, imports, release read, run) beside it.
 
-Each of (a), (b) and (e) runs ``--repeat`` times (default 3; every (a) and (e) on an emptied vector
-cache, the release read again) and (c) before and after each (a): a figure is the fastest of its
+Each of (a), (b), (e), (g) and (h) runs ``--repeat`` times (default 3; every (a), (e) and (g) on an
+emptied vector cache, the release read again) and (c) before and after each (a) and (g): a figure is the fastest of its
 runs, and every run is printed. On a shared machine another user's load only ever slows a run down,
 by up to a fifth here, so the fastest run is the closest to what the code costs (as ``timeit``
 advises); the limit gets the same treatment. Every measurement also gives this process's CPU
@@ -48,6 +55,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from fast_engine import st_onnx_pipeline  # noqa: E402  (a sibling module, through sys.path)
 
 
 def setup(data: Path, limit: int | None):
@@ -164,7 +173,7 @@ def fresh_process_run(version: str):
     run = ProbeRun.objects.defer("report").get(pk=int(done.stdout.strip().splitlines()[-1]))
     if run.status != ProbeRun.Status.DONE:
         raise SystemExit(f"run {run.pk} {run.status}: {run.error}")
-    print(f"(g) fresh-process warm: run {run_seconds(run):.2f} s, command {wall:.2f} s wall", flush=True)
+    print(f"(i) fresh-process warm: run {run_seconds(run):.2f} s, command {wall:.2f} s wall", flush=True)
     return run, wall
 
 
@@ -215,11 +224,16 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="Runs of (a), (b) and (e) each, the best kept (default 3)."
     )
+    parser.add_argument(
+        "--equality-only",
+        action="store_true",
+        help="Only fast_equal_max_abs (the onnx engine against eager over every item of the run), untimed.",
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()
     teardown = setup(Path(args.data), args.limit)
     try:
-        figures = measure(args)
+        figures = equality_only() if args.equality_only else measure(args)
     finally:
         teardown()
     load_after = os.getloadavg()
@@ -302,6 +316,9 @@ def measure(args) -> dict:
     pipeline.encode(texts[:size], batch_size=size)
     _, st_encode = timed(pipeline.encode, texts, batch_size=size, label="(d) encode")
 
+    fast = measure_fast(args, probes, texts, config, backend, forward_all, limits)
+    limit = min(limits)  # (g) measured the limit again between its runs
+
     naive_compounds = probes.compounds[: args.naive_limit]
     naive_pairs = [p for k in naive_compounds for p in probes.pairs.get(k, ())]
     naive_seconds = timed(naive, naive_pairs, backend, label="(f) naive")[1]
@@ -317,7 +334,9 @@ def measure(args) -> dict:
         ("(d) SentenceTransformer.encode", st_encode, len(texts), "(d) encode"),
         (f"(e) layer sweep, {layers} layers, cold", sweep, sweep_passes, "(e) sweep"),
         (f"(f) naive per pair ({len(naive_pairs)} pairs)", naive_seconds, 4 * len(naive_pairs), "(f) naive"),
-        ("(g) warm in a new process (the run's own)", fresh_own, 0, None),
+        ("(g) run_probes --inline, cold, onnx engine", fast["fast_cold_s"], cold_passes, "(g) fast cold"),
+        ('(h) SentenceTransformer(backend="onnx").encode', fast["st_onnx_s"], len(texts), "(h) st onnx"),
+        ("(i) warm in a new process (the run's own)", fresh_own, 0, None),
     ]
     print(f"{len(probes.compounds)} compounds, {len(pairs)} pairs, {len(texts)} unique texts; batch size {size}")
     print(f"{'what':<44} {'seconds':>9} {'CPU s':>9} {'forward texts':>14} {'texts/s':>9}")
@@ -331,6 +350,11 @@ def measure(args) -> dict:
     # The cache a sweep of a 40-layer, 5,120-dimension model (41 hidden states) would need for this run.
     big_sweep = cache_bytes(probes.items(probes.compounds), dim=5120, hidden_states=41, layer_dtype="float16")
     print(f"a float16 sweep of a 40-layer, 5,120-dimension model over these texts: {big_sweep / 1e9:.2f} GB")
+    print(
+        f"onnx engine: export and check {fast['fast_export_s']:.2f} s; cold run {limit / fast['fast_cold_s']:.2f}x "
+        f"the limit's speed, {fast['st_onnx_s'] / fast['fast_cold_s']:.2f}x ST onnx encode's; "
+        f"max abs difference from eager {fast['fast_equal_max_abs']:.2e}"
+    )
     naive_per_pair = naive_seconds / max(len(naive_pairs), 1)
     return {
         "pairs": len(pairs),
@@ -357,16 +381,82 @@ def measure(args) -> dict:
         "report_page_s": round(page, 3),
         "sweep_report_page_s": round(sweep_page, 3),
         "sweep_40x5120_float16_bytes": big_sweep,
+        **{key: value for key, value in fast.items() if key != "samples"},
+        "fast_vs_limit": round(limit / fast["fast_cold_s"], 3),
+        "fast_vs_st_onnx": round(fast["st_onnx_s"] / fast["fast_cold_s"], 3),
         "cpu_s": {label.split()[0].strip("()"): round(seconds, 3) for label, seconds in CPU.items()},
         "samples_s": {
             "cold": [round(x, 3) for x in colds],
             "warm": [round(x, 3) for x in warms],
             "limit": [round(x, 3) for x in limits],
             "sweep": [round(x, 3) for x in sweeps],
+            **fast["samples"],
             "fresh_warm": [round(run_seconds(r), 3) for r, _ in fresh_runs],
             "fresh_warm_command": [round(wall, 3) for _, wall in fresh_runs],
         },
     }
+
+
+def measure_fast(args, probes, texts, config, backend, forward_all, limits: list) -> dict:
+    """(g) and (h): the onnx engine's cold runs (the limit between them), ST's onnx encode, the equality."""
+    from django.conf import settings
+
+    from probing.embedding.base import TextSpan, bundled_minilm_path
+    from probing.run.loading import model_backend
+
+    fast_backend = model_backend(register_fast_model())
+    # A worker's first batch exports and checks the model (once per machine): timed apart, then warm.
+    _, export = timed(fast_backend.embed_batch, [TextSpan("A warm-up sentence.", (2, 6))], config)
+    colds = []
+    for _ in range(args.repeat):
+        forget_vectors()
+        colds.append(timed(run_probes, "1.0.0", model="minilm-onnx", label="(g) fast cold")[1])
+        limits.append(timed(forward_all, label="(c) limit")[1])
+
+    pipeline = st_onnx_pipeline(str(bundled_minilm_path()), Path(settings.VAR_DIR) / "st-onnx")
+    pipeline.encode(texts[: config.batch_size], batch_size=config.batch_size)
+    st_onnx = [
+        timed(pipeline.encode, texts, batch_size=config.batch_size, label="(h) st onnx")[1] for _ in range(args.repeat)
+    ]
+
+    difference = fast_equality(backend, fast_backend, probes.items(probes.compounds), config)
+    return {
+        "fast_cold_s": round(min(colds), 3),
+        "st_onnx_s": round(min(st_onnx), 3),
+        "fast_equal_max_abs": float(f"{difference:.3g}"),
+        "fast_export_s": round(export, 3),
+        "samples": {"fast_cold": [round(x, 3) for x in colds], "st_onnx": [round(x, 3) for x in st_onnx]},
+    }
+
+
+def register_fast_model():
+    """The bundled MiniLM registered again with the onnx engine."""
+    from probing.actions import register_model
+    from probing.models import BUNDLED_MINILM
+
+    return register_model("minilm-onnx", "sentence_transformers", BUNDLED_MINILM, options={"engine": "onnx"})
+
+
+def fast_equality(backend, fast_backend, items, config) -> float:
+    """The largest difference between the onnx engine's and the eager sentence and span vectors of ``items``."""
+    from probing.embedding.onnx_engine import max_abs_difference
+    from probing.run.engine import embed_all
+
+    return max_abs_difference(embed_all(backend, items, config)[0], embed_all(fast_backend, items, config)[0])
+
+
+def equality_only() -> dict:
+    """``--equality-only``: fast_equal_max_abs over every item of run 1.0.0, in minutes rather than the hour of all."""
+    from probing.models import EmbeddingModel
+    from probing.run.loading import model_backend, release_probes
+    from releases.models import Release
+
+    model = EmbeddingModel.objects.get(name="minilm")
+    probes = release_probes(Release.objects.get(version="1.0.0"))
+    items = probes.items(probes.compounds)
+    config = model.embed_config()
+    difference = fast_equality(model_backend(model), model_backend(register_fast_model()), items, config)
+    return {"compounds": len(probes.compounds), "items": len(items), "fast_equal_max_abs": float(f"{difference:.3g}")}
 
 
 if __name__ == "__main__":

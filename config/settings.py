@@ -266,6 +266,9 @@ WORKBENCH_MODEL_API_KEY_ENVS = env_names(
     refused=frozenset({"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CACHE_URL"}),
 )
 WORKBENCH_MODEL_API_HOSTS = env_hosts("WORKBENCH_MODEL_API_HOSTS", ["api.openai.com"])
+# Where models run by the onnx engine ({"engine": "onnx"} in their options) keep their ONNX export
+# (probing/embedding/onnx_engine.py): written once per model and machine, never in the model's folder.
+WORKBENCH_ENGINE_CACHE = Path(env_str("WORKBENCH_ENGINE_CACHE") or VAR_DIR / "engines").resolve()
 # Folders a curator may name as a corpus "server path" (default none: uploads only).
 WORKBENCH_CORPUS_ROOTS = env_paths("WORKBENCH_CORPUS_ROOTS", [])
 

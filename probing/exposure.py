@@ -24,7 +24,7 @@ PUBLIC_PROVENANCE = (
 )
 PUBLIC_MODEL = ("name", "kind", "queue", "origin")  # origin: the bundled model's upstream and licence
 # A backend's identity: what the vector cache is keyed on (an openai model's base_url is not shown).
-PUBLIC_IDENTITY = ("kind", "name", "revision", "weights_sha256", "dim", "lowercase")
+PUBLIC_IDENTITY = ("kind", "name", "revision", "weights_sha256", "dim", "lowercase", "engine")
 PUBLIC_WORKER = ("code_version", "packages", "shards")
 
 

@@ -9,13 +9,21 @@ OpenAI client) on first use themselves and are imported here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from probing.embedding.base import BACKEND_KINDS, Backend
 from probing.embedding.openai_backend import OpenAIBackend
 from probing.embedding.static import InputEmbeddingsBackend, StaticVectorsBackend
 
 
 def load_backend(
-    kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False, api_rules=None
+    kind: str,
+    source: str,
+    options: dict | None = None,
+    *,
+    allow_pickle: bool = False,
+    api_rules=None,
+    engine_cache: Path | None = None,
 ) -> Backend:
     """Open the backend of a kind ("transformer", "sentence_transformers", "static_vectors", "elmo", ...) on a source.
 
@@ -23,16 +31,18 @@ def load_backend(
     transformers reads safetensors only). ``api_rules`` (``probing.embedding.network.ApiRules``)
     limit where an ``openai`` model connects and which key it reads. A model someone registered is
     opened through ``probing.embedding.sources.load_checked``, which checks it and sets both.
+    ``engine_cache``: the folder where a model with ``{"engine": "onnx"}`` keeps its export
+    (``probing.embedding.onnx_engine``; by default ``WORKBENCH_ENGINE_CACHE`` or the temp folder).
     """
     options = dict(options or {})
     if kind == "transformer":
         from probing.embedding.transformer import TransformerBackend
 
-        return TransformerBackend(source, options, allow_pickle=allow_pickle)
+        return TransformerBackend(source, options, allow_pickle=allow_pickle, engine_cache=engine_cache)
     if kind == "sentence_transformers":
         from probing.embedding.st_backend import SentenceTransformersBackend
 
-        return SentenceTransformersBackend(source, options, allow_pickle=allow_pickle)
+        return SentenceTransformersBackend(source, options, allow_pickle=allow_pickle, engine_cache=engine_cache)
     if kind == "static_vectors":
         return StaticVectorsBackend(source, options, allow_pickle=allow_pickle)
     if kind == "input_embeddings":

@@ -34,6 +34,9 @@ DTYPES = ("float32", "bfloat16", "float16")
 SWEEP_STORAGE = ("float32", "float16")
 ALL_LAYERS = "all"
 SUBWORD_POOLINGS = ("mean",)
+# How a transformer encoder's forward pass runs: eager PyTorch, or its ONNX export in ONNX Runtime
+# (probing/embedding/onnx_engine.py), chosen per model in its options ({"engine": "onnx"}).
+ENGINES = ("eager", "onnx")
 BACKEND_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "openai", "elmo")
 # EmbedConfig values a kind uses unless a model's config says otherwise: ELMo has three layers
 # (token layer, two LSTM layers), so the default "last four" would not exist; it averages all three.
@@ -292,9 +295,24 @@ def weights_sha256(source: str | Path) -> str:
     return digest.hexdigest()
 
 
+def engine_of(options: dict) -> str:
+    """The engine a model's options choose ("eager" unless they say otherwise); ValueError for an unknown one."""
+    engine = options.get("engine", "eager")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    return engine
+
+
 def model_identity(kind: str, source: str, options: dict, dim: int) -> dict:
-    """{"kind", "name", "revision" or "weights_sha256", "dim"} for a model folder or cached hub id."""
+    """{"kind", "name", "revision" or "weights_sha256", "dim"} for a model folder or cached hub id.
+
+    A model run by another engine than eager PyTorch says which (``"engine": "onnx"``): its vectors
+    are cached apart, and a run's provenance (the identity) names the engine. An eager model's
+    identity has no engine key, so the cache keys of every existing run stay as they were.
+    """
     identity = {"kind": kind, "name": options.get("name") or default_model_name(source), "dim": int(dim)}
+    if (engine := engine_of(options)) != "eager":
+        identity["engine"] = engine
     revision = options.get("revision") or commit_hash(source)
     if revision:
         identity["revision"] = str(revision)

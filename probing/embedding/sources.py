@@ -12,7 +12,8 @@ depth: a row written another way, or a file changed since, is caught there).
   such file must be trusted by its sha256 (``trusted_pickles``); otherwise it is refused, and
   transformers is made to load safetensors only.
 - Options are those each backend documents, nothing else (no ``trust_remote_code``, no
-  ``local_files_only: false`` that would reach the Hugging Face hub).
+  ``local_files_only: false`` that would reach the Hugging Face hub); ``engine`` is one of
+  ``ENGINES`` (a transformer encoder may run in ONNX Runtime, its export kept in ``engine_cache``).
 - ``elmo`` models: the options file and the weights file (``elmo_files``), each inside the
   model folders; nothing they hold unpickles (JSON, HDF5 datasets read as arrays).
 - ``openai`` models: the key variable and ``base_url`` are checked by ``ApiRules``.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from core.paths import inside_any, is_inside, real_path
 from probing.embedding.backends import load_backend
-from probing.embedding.base import Backend, file_sha256
+from probing.embedding.base import ENGINES, Backend, file_sha256
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
 from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, RefusedRequest, Resolver, resolve
 from probing.embedding.openai_backend import DEFAULT_BASE_URL
@@ -36,8 +37,8 @@ TRUSTED_SETTING = "WORKBENCH_TRUSTED_PICKLES"
 LOCAL_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "elmo")
 # The options each backend reads (see their docstrings); anything else is refused.
 OPTIONS = {
-    "transformer": {"name", "revision"},
-    "sentence_transformers": {"name", "revision"},
+    "transformer": {"name", "revision", "engine"},
+    "sentence_transformers": {"name", "revision", "engine"},
     "input_embeddings": {"name", "revision", "lowercase"},
     "static_vectors": {"name", "format", "lowercase"},
     "elmo": {"name", "options_file"},
@@ -74,6 +75,7 @@ class LoadRules:
     refused_dirs: tuple[Path, ...] = ()
     trusted_pickles: frozenset[str] = frozenset()
     api: ApiRules = field(default_factory=ApiRules)
+    engine_cache: Path | None = None  # where models run by the onnx engine keep their exports
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model_dirs", tuple(real_path(p) for p in self.model_dirs))
@@ -137,6 +139,8 @@ def check_options(kind: str, options: dict) -> None:
             f"Options not used by {kind} models: {', '.join(unknown)} (allowed: {', '.join(sorted(OPTIONS[kind]))}).",
             field="options",
         )
+    if "engine" in options and options["engine"] not in ENGINES:
+        raise RefusedSource(f"engine must be one of {', '.join(ENGINES)}, not {options['engine']!r}.", field="options")
 
 
 def allowed_path(source: str, rules: LoadRules) -> Path:
@@ -178,4 +182,11 @@ def pickle_files(kind: str, path: Path, options: dict) -> list[Path]:
 def load_checked(kind: str, source: str, options: dict, rules: LoadRules) -> Backend:
     """The backend of a registered model, after checking it against the rules on this machine."""
     permit = check_model(kind, source, options, rules, on_worker=True)
-    return load_backend(kind, permit.path, options, allow_pickle=permit.allow_pickle, api_rules=rules.api)
+    return load_backend(
+        kind,
+        permit.path,
+        options,
+        allow_pickle=permit.allow_pickle,
+        api_rules=rules.api,
+        engine_cache=rules.engine_cache,
+    )

@@ -8,15 +8,22 @@ The config's layers and include_special_tokens do not apply: the pipeline decide
 adds each hidden state of the pipeline's transformer, mean-pooled by the engine (special tokens as the
 config says), from the same pass.
 
+With ``{"engine": "onnx"}`` in the model's options the pipeline's transformer runs in ONNX Runtime
+(``probing.embedding.onnx_engine``: float32 on the CPU, checked equal to the eager pass when
+exported) and its token embeddings go through the pipeline's other modules (pooling, normalize) as
+they are; a pipeline whose first module is not a plain text transformer is refused (with the reason).
+
 The tokenizer runs once per batch: once the first batch has shown that the pipeline's own
 preprocessing gives the same ids and nothing else, later batches are fed the tokenizer's output.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 
-from probing.embedding.base import EmbedConfig, TextSpan, Tokens, Vectors, model_identity, safetensors_only
+from probing.embedding.base import EmbedConfig, TextSpan, Tokens, Vectors, engine_of, model_identity, safetensors_only
 from probing.embedding.pooling import (
     FastEncoder,
     hidden_state_count,
@@ -37,10 +44,15 @@ class SentenceTransformersBackend:
     kind = "sentence_transformers"
     supports_span = True
 
-    def __init__(self, source: str, options: dict, allow_pickle: bool = False) -> None:
+    def __init__(
+        self, source: str, options: dict, allow_pickle: bool = False, engine_cache: Path | None = None
+    ) -> None:
         self.source = str(source)
         self.options = options
         self.allow_pickle = allow_pickle
+        self.engine = engine_of(options)
+        self.engine_cache = engine_cache
+        self._fast = None  # the onnx engine's OnnxEncoder, opened on first use
         self.model = self._load()
         self._model_key = ("float32", "cpu")
         self.dim = int(self.model.get_embedding_dimension())
@@ -106,9 +118,10 @@ class SentenceTransformersBackend:
         features = self._features(model, texts, encoded, max_length)
         features = {k: v.to(config.device) if isinstance(v, torch.Tensor) else v for k, v in features.items()}
         sweep = config.sweep_layers(self.layer_count())
+        fast = self.fast_encoder(config) if self.engine != "eager" else None
         model[0].auto_model.config.output_hidden_states = bool(sweep)
         with torch.inference_mode():
-            output = model.forward(features)
+            output = model.forward(features) if fast is None else self._fast_forward(model, fast, features, sweep)
             return pool_hidden_states(
                 items,
                 texts,
@@ -122,6 +135,38 @@ class SentenceTransformersBackend:
                 combined=output["token_embeddings"].float(),
                 sentence=output["sentence_embedding"].float(),
             )
+
+    def fast_encoder(self, config: EmbedConfig):
+        """The onnx engine's encoder (exported and checked on first use); ValueError where it cannot stand in."""
+        from probing.embedding.onnx_engine import check_config, open_encoder
+
+        check_config(config)
+        if self._fast is None:
+            first = self.model[0]
+            text = getattr(first, "modality_config", {}).get("text", {})
+            plain = text.get("method") == "forward" and text.get("method_output_name") in (
+                "last_hidden_state",
+                ("last_hidden_state",),
+                ["last_hidden_state"],
+            )
+            if not plain or getattr(first, "module_output_name", None) != "token_embeddings":
+                raise ValueError(
+                    f"the {self.engine} engine stands in for a pipeline's transformer that gives its last hidden "
+                    "state as token embeddings; this pipeline's first module does otherwise: use the eager engine"
+                )
+            self._fast = open_encoder(first.auto_model, self.tokenizer, self.identity(), self.engine_cache)
+        return self._fast
+
+    @staticmethod
+    def _fast_forward(model, fast, features: dict, sweep: tuple[int, ...]) -> dict:
+        """The pipeline's forward with its first module's pass from the fast engine, the other modules as they are."""
+        states = fast.hidden_states(features, range(len(fast.output_names)) if sweep else [-1])
+        features = {**features, "token_embeddings": states[-1]}
+        if sweep:
+            features["all_layer_embeddings"] = tuple(states)
+        for module in list(model)[1:]:
+            features = module(features)
+        return features
 
     def _features(self, model, texts: list[str], encoded, max_length: int) -> dict:
         """The pipeline's input features: its own preprocessing until it has been seen to equal the tokenizer's."""

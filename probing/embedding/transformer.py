@@ -1,12 +1,15 @@
 """HuggingFace transformers (encoders such as BERT, decoders such as LLaMA): one pass gives both vectors.
 
 Each unique text runs through the model once with output_hidden_states; ``probing.embedding.pooling``
-turns the hidden states into sentence and span vectors.
+turns the hidden states into sentence and span vectors. With ``{"engine": "onnx"}`` in the model's
+options an encoder's pass runs in ONNX Runtime instead (``probing.embedding.onnx_engine``: float32 on
+the CPU, checked equal to the eager pass when exported); tokens and pooling are the same.
 """
 
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import torch
 
@@ -15,6 +18,7 @@ from probing.embedding.base import (
     TextSpan,
     Tokens,
     Vectors,
+    engine_of,
     model_identity,
     safetensors_only,
 )
@@ -36,11 +40,16 @@ class TransformerBackend:
     kind = "transformer"
     supports_span = True
 
-    def __init__(self, source: str, options: dict, allow_pickle: bool = False) -> None:
+    def __init__(
+        self, source: str, options: dict, allow_pickle: bool = False, engine_cache: Path | None = None
+    ) -> None:
         from transformers import AutoConfig, AutoTokenizer
 
         self.source = str(source)
         self.options = options
+        self.engine = engine_of(options)
+        self.engine_cache = engine_cache
+        self._fast = None  # the onnx engine's OnnxEncoder, opened on first use
         self.use_safetensors = safetensors_only(allow_pickle)
         self.local_files_only = bool(options.get("local_files_only", True))
         self.revision = options.get("revision")
@@ -53,6 +62,7 @@ class TransformerBackend:
         self._encoder = FastEncoder(self.tokenizer)
         self._model = None
         self._model_key: tuple[str, str] | None = None
+        self._forward_params: set[str] = set()  # kept when the fast engine frees the eager model
         self._identity: dict | None = None
 
     def identity(self) -> dict:
@@ -92,7 +102,8 @@ class TransformerBackend:
         return in_text_batches(items, config.batch_size, lambda chunk: self._embed(chunk, config))
 
     def _embed(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]:
-        model = self.model(config)
+        fast = self.fast_encoder(config) if self.engine != "eager" else None
+        model = self.model(config) if fast is None else None
         texts = unique_texts(items)
         max_length = self.max_length(config)
         encoded = self._encoder.batch(texts, max_length)
@@ -101,8 +112,12 @@ class TransformerBackend:
         inputs = {key: value.to(config.device) for key, value in encoded.items() if key in self._forward_params}
         if "use_cache" in self._forward_params:
             inputs["use_cache"] = False
+        sweep = config.sweep_layers(self.layer_count())
         with torch.inference_mode():
-            hidden_states = model(**inputs, output_hidden_states=True).hidden_states
+            if fast is not None:  # the layers the config pools, nothing more
+                hidden_states = fast.hidden_states(inputs, [*config.layers, *sweep])
+            else:
+                hidden_states = model(**inputs, output_hidden_states=True).hidden_states
             return pool_hidden_states(
                 items,
                 texts,
@@ -112,8 +127,18 @@ class TransformerBackend:
                 offsets,
                 config,
                 max_length=max_length,
-                sweep=config.sweep_layers(len(hidden_states)),
+                sweep=sweep,
             )
+
+    def fast_encoder(self, config: EmbedConfig):
+        """The onnx engine's encoder (exported and checked on first use); ValueError for a config it cannot run."""
+        from probing.embedding.onnx_engine import check_config, open_encoder
+
+        check_config(config)
+        if self._fast is None:
+            self._fast = open_encoder(self.model(config), self.tokenizer, self.identity(), self.engine_cache)
+            self._model, self._model_key = None, None  # the session has the weights: free the eager copy
+        return self._fast
 
     def max_length(self, config: EmbedConfig) -> int:
         positions = getattr(self.model_config, "max_position_embeddings", None)

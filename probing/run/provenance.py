@@ -14,6 +14,8 @@ PACKAGES = (
     "torch",
     "transformers",
     "sentence-transformers",
+    "onnxruntime",  # the onnx engine's runtime (a model's identity says when a run used it)
+    "onnx",
     "numpy",
     "scipy",
     "gensim",

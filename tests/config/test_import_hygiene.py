@@ -18,6 +18,8 @@ HEAVY = (
     "torch",
     "transformers",
     "sentence_transformers",
+    "onnxruntime",
+    "onnx",
     "inflect",
     "typeguard",
     "matplotlib",
