@@ -20,8 +20,9 @@ Each annotator rates an item at most once: ``ran_out`` counts the annotators who
 every item before time was up (a run where many ran out measures a dwindling crowd, not the
 server). The machine is shared: the load averages (``uptime``) at the start and end are
 printed with the figures.
-The last line is one JSON object with the figures, and the code measured (``commit``: ``git describe``
-of the checkout, "-dirty" when it has uncommitted changes).
+The last line is one JSON object with the figures, the run's ``scope`` (annotators, think time,
+workers) and the code measured (``commit``, "-dirty" with uncommitted changes: benchmarks/record.py);
+``--save`` appends it to benchmarks/results/annotation_load.jsonl for the README's table.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from core.version import code_version  # noqa: E402  (pure: no Django)
 
 PYTHON = sys.executable
 SLUG = "bench"
@@ -214,6 +214,7 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--annotators", type=int, default=50)
+    parser.add_argument("--save", action="store_true", help="Also append the JSON line to benchmarks/results/.")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument(
@@ -331,12 +332,12 @@ def main() -> None:
         "server_cpu_ms_per_cycle": round((web_cpu + db_cpu) * 1000 / cycles, 1),
         "load_before": load_before,
         "load_after": load_after,
-        "commit": code_version(),
     }
     sys.path.insert(0, str(ROOT))  # the line names the code it measured (benchmarks/table.py)
-    from benchmarks.record import commit
+    from benchmarks.record import emit
 
-    print(json.dumps({**result, "commit": commit()}))
+    scope = f"{args.annotators} annotators, think {args.think:g} s, {args.workers} workers"
+    emit("annotation_load", {"scope": scope, **result}, save=args.save)
 
 
 if __name__ == "__main__":

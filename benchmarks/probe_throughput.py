@@ -58,6 +58,8 @@ sys.path.insert(0, str(ROOT))
 
 from fast_engine import st_onnx_pipeline  # noqa: E402  (a sibling module, through sys.path)
 
+from benchmarks.record import commit, emit, save_flag  # noqa: E402 (after the path)
+
 
 def setup(data: Path, limit: int | None):
     """Import the public files into a fresh database and publish them twice; returns a teardown callable."""
@@ -229,8 +231,10 @@ def main() -> None:
         action="store_true",
         help="Only fast_equal_max_abs (the onnx engine against eager over every item of the run), untimed.",
     )
+    save_flag(parser)
     args = parser.parse_args()
     load_before = os.getloadavg()
+    measured = commit()  # the code this run loads (benchmarks/table.py)
     teardown = setup(Path(args.data), args.limit)
     try:
         figures = equality_only() if args.equality_only else measure(args)
@@ -241,9 +245,10 @@ def main() -> None:
         f"load average (1, 5, 15 min): before {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
         f"after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} on {os.cpu_count()} CPUs"
     )
-    from benchmarks.record import commit  # the line names the code it measured (benchmarks/table.py)
-
-    print(json.dumps({**figures, "commit": commit()}))
+    scope = "full release" if not args.limit else f"first {args.limit} compounds per language"
+    if args.equality_only:
+        scope += ", equality only"
+    emit("probe_throughput", {"scope": scope, **figures}, save=args.save, measured=measured)
 
 
 def measure(args) -> dict:

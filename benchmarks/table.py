@@ -38,19 +38,99 @@ class Figure:
     unit: str = ""
     goal: tuple[str, float] | None = None  # (operator, threshold), e.g. ("<", 30.0)
     why_none: str = ""  # a key saying why the figure is null (a step stopped or failed), shown in its place
+    scope: str = ""  # only lines of this ``scope`` (a benchmark run at several sizes prints which)
 
 
+SMALL, FULL = "first 60 compounds per language", "full release"
+THINK, HAMMER = "100 annotators, think 2 s, 4 workers", "50 annotators, think 0 s, 4 workers"
 FIGURES = [
     Figure("startup", "check_cpu_s", "`manage.py check`, CPU", "s", ("<", 1.0)),
     Figure("startup", "help_cpu_s", "`manage.py help run_probes`, CPU", "s", ("<", 1.0)),
     Figure("startup", "worker_ready_s", "Celery worker until ready, wall", "s"),
     Figure("startup", "worker_ready_cpu_s", "Celery worker until ready, CPU", "s", ("<", 1.0)),
-    Figure("probe_throughput", "cold_s", "probe run, public release, cold cache", "s"),
-    Figure("probe_throughput", "fresh_warm_speedup", "probe run: fresh over warm", "×"),
-    Figure("probe_throughput", "fast_cold_s", "probe run, fast path, cold cache", "s"),
-    Figure("probe_throughput", "st_onnx_s", "SentenceTransformer ONNX encode", "s"),
-    Figure("probe_throughput", "fast_equal_max_abs", "fast path vs reference, max abs difference", "", ("<=", 1e-4)),
-    Figure("annotation_load", "server_cpu_ms_per_cycle", "annotation: server CPU per rating cycle", "ms"),
+]
+for _scope, _name in ((SMALL, "2,925 pairs"), (FULL, "public release, 10,244 pairs")):
+    FIGURES += [
+        Figure("probe_throughput", "cold_s", f"probe run, cold cache ({_name})", "s", scope=_scope),
+        Figure(
+            "probe_throughput",
+            "fraction_of_limit",
+            f"cold run / bare fp32 forward ({_name})",
+            "",
+            (">=", 0.9),
+            scope=_scope,
+        ),
+        Figure(
+            "probe_throughput",
+            "vs_st_encode",
+            f"cold run vs `SentenceTransformer.encode` ({_name})",
+            "×",
+            (">", 1.0),
+            scope=_scope,
+        ),
+        Figure(
+            "probe_throughput", "warm_speedup", f"warm over cold, same process ({_name})", "×", (">=", 30), scope=_scope
+        ),
+        Figure(
+            "probe_throughput",
+            "fresh_warm_speedup",
+            f"warm in a new process over cold ({_name})",
+            "×",
+            (">=", 25),
+            scope=_scope,
+        ),
+        Figure(
+            "probe_throughput", "sweep_ratio", f"layer sweep over cold run ({_name})", "×", ("<=", 1.3), scope=_scope
+        ),
+        Figure(
+            "probe_throughput",
+            "fast_vs_limit",
+            f"onnx engine cold run over bare fp32 forward ({_name})",
+            "×",
+            (">=", 1.3),
+            scope=_scope,
+        ),
+        Figure(
+            "probe_throughput",
+            "fast_vs_st_onnx",
+            f"onnx engine cold run vs ST onnx encode ({_name})",
+            "×",
+            (">", 1.0),
+            scope=_scope,
+        ),
+    ]
+FIGURES += [
+    Figure(
+        "probe_throughput",
+        "fast_equal_max_abs",
+        "onnx engine vs eager fp32, max abs over the run's vectors",
+        "",
+        ("<=", 1e-5),
+    ),
+    Figure(
+        "annotation_load",
+        "server_cpu_ms_per_cycle",
+        "annotation: server CPU per submit-and-next",
+        "ms",
+        ("<=", 12),
+        scope=THINK,
+    ),
+    Figure(
+        "annotation_load",
+        "p95_ms",
+        "annotation: p95 of submit-and-next, 100 annotators, 2 s think",
+        "ms",
+        ("<=", 150),
+        scope=THINK,
+    ),
+    Figure(
+        "annotation_load",
+        "ratings_per_s",
+        "annotation: cycles/s with no think time, 4 workers",
+        "/s",
+        (">=", 100),
+        scope=HAMMER,
+    ),
     Figure("scale", "s_per_text_1x", "probe run per text, 1× release", "s"),
     Figure("scale", "s_per_text_10x", "probe run per text, 10× release", "s"),
     Figure("scale", "per_text_growth", "per-text cost growth, 1× → 10×", "", ("<=", 0.10)),
@@ -141,7 +221,13 @@ def table(lines: list[dict], figures: list[Figure] = FIGURES) -> str:
     ]
     for figure in figures:
         newest = next(
-            (line for line in reversed(lines) if line["benchmark"] == figure.benchmark and figure.key in _keys(line)),
+            (
+                line
+                for line in reversed(lines)
+                if line["benchmark"] == figure.benchmark
+                and figure.key in _keys(line)
+                and (not figure.scope or line.get("scope") == figure.scope)
+            ),
             None,
         )
         if newest is None:

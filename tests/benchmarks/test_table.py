@@ -82,3 +82,17 @@ def test_a_null_figure_shows_why_when_the_line_says():
             "campaign": {"runs": [{"report_outcome": "done"}, {"report_outcome": "MemoryError: 24 GiB"}]}}  # fmt: skip
     rows = table(read_lines([("r.jsonl", lines_of(line))]), [figure]).splitlines()
     assert "| report at 1M | none: MemoryError: 24 GiB | < 30 s | no |" in rows[2]
+
+
+def test_a_figure_with_a_scope_reads_only_the_lines_of_that_scope():
+    figures = [
+        Figure("probe_throughput", "warm_speedup", "warm, small", "×", (">=", 30), scope="first 60"),
+        Figure("probe_throughput", "warm_speedup", "warm, full", "×", (">=", 30), scope="full release"),
+    ]
+    text = lines_of(
+        {"benchmark": "probe_throughput", "commit": "aaa", "date": "d", "scope": "full release", "warm_speedup": 41},
+        {"benchmark": "probe_throughput", "commit": "bbb", "date": "d", "scope": "first 60", "warm_speedup": 28},
+    )
+    rows = table(read_lines([("p.jsonl", text)]), figures).splitlines()
+    assert rows[2].startswith("| warm, small | 28× | >= 30× | no |") and "bbb" in rows[2]
+    assert rows[3].startswith("| warm, full | 41× | >= 30× | yes |") and "aaa" in rows[3]
