@@ -65,29 +65,22 @@ def alpha_if_removed(t: sparse.Triples, level: Level = "interval") -> np.ndarray
     Removing an annotator changes only the items they rated: each rating r of value v on item i takes
     coincidences(c_i) − coincidences(c_i − e_v) out of the campaign's coincidence matrix. Those differences,
     summed per annotator, give every annotator's matrix in O(ratings × values²), never annotators × items.
+    Where removing an annotator leaves a single value, the entries of the others' values cancel exactly (the
+    same summands, in item order), so alpha is NaN there as in the dense form, not a rounding residue.
     """
     counts = sparse.value_counts(t)
     v = len(t.domain)
     total = item_coincidences(counts).sum(axis=0)
-    pairable = (counts.sum(axis=1) >= 2)[:, None] * counts
     removed = np.zeros((t.n_annotators, v * v))
-    # Each annotator's pairable value totals without them, as exact integers: alpha is undefined when fewer than
-    # two values are left, and the float subtraction above cannot tell 0 from a rounding residue.
-    values_left = np.zeros((t.n_annotators, v))
     for start in range(0, len(t.item), CHUNK):
         item, value, who = (x[start : start + CHUNK] for x in (t.item, t.value, t.annotator))
         before = counts[item]
         after = before - np.eye(v)[value]
         delta = (item_coincidences(before) - item_coincidences(after)).reshape(len(item), v * v)
-        change = pairable[item] - (after.sum(axis=1) >= 2)[:, None] * after
         for k in range(v * v):
             removed[:, k] += np.bincount(who, weights=delta[:, k], minlength=t.n_annotators)
-        for k in range(v):
-            values_left[:, k] -= np.bincount(who, weights=change[:, k], minlength=t.n_annotators)
-    values_left += pairable.sum(axis=0)
     without = total[None, :, :] - removed.reshape(t.n_annotators, v, v)
-    alphas = np.atleast_1d(alpha_from_coincidences(without, level, t.domain))
-    return np.where(np.count_nonzero(np.rint(values_left), axis=1) >= 2, alphas, np.nan)
+    return np.atleast_1d(alpha_from_coincidences(without, level, t.domain))
 
 
 @dataclass(frozen=True)
