@@ -205,11 +205,12 @@ def top_k_annotators(matrix: np.ndarray, k: int) -> tuple[list[int], int]:
     return top_k(sparse.from_matrix(matrix, np.unique(matrix[~np.isnan(matrix)])), k)
 
 
-def _top_k_counts(t: sparse.Triples, k: int) -> tuple[np.ndarray, int]:
-    """Counts of the items the top k annotators all rated (over those annotators only), and how many annotators."""
-    rows, _ = top_k(t, k)
+def _top_k_counts(t: sparse.Triples, k: int, pair: list[int] | None = None) -> tuple[np.ndarray, int, list[int]]:
+    """Counts of the items the top k annotators all rated (over those annotators only), how many annotators,
+    and which (``pair``: the top pair, when known, spares the triple search computing it again)."""
+    rows, _ = top_k(t, k, pair)
     items, counts = sparse.common_items(t, rows)
-    return counts, (k if len(items) else 0)
+    return counts, (k if len(items) else 0), rows
 
 
 def paper_procedure(
@@ -223,7 +224,7 @@ def paper_procedure(
     value_domain: Sequence[float] = SCORE_DOMAIN,
 ) -> AlphaResult:
     """Alpha over the k annotators with the most items in common, on those common items only (Garcia et al. 2021)."""
-    counts, n_annotators = _top_k_counts(sparse.triples(ratings, question, value_domain), k)
+    counts, n_annotators, _ = _top_k_counts(sparse.triples(ratings, question, value_domain), k)
     return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
 
 
@@ -245,11 +246,12 @@ def agreement_table(
         t = sparse.triples(ratings, question, SCORE_DOMAIN)
         counts = sparse.value_counts(t)
         subsets: list[tuple[str, np.ndarray, int]] = [("full", counts, _annotators_of_pairable(t, counts))]
+        pair = None
         for k in (2, 3):
             # Too few annotators still gives a row (alpha NaN, 0 items) so every table has the same shape.
             sub, n_annotators = np.empty((0, len(SCORE_DOMAIN))), 0
             if t.n_annotators >= k:
-                sub, n_annotators = _top_k_counts(t, k)
+                sub, n_annotators, pair = _top_k_counts(t, k, pair)
             subsets.append((f"top{k}", sub, n_annotators))
         for level in levels:
             for procedure, data, n_annotators in subsets:

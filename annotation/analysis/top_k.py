@@ -61,13 +61,16 @@ def _best_third(t: Triples, pair: list[int]) -> int:
     return int(counts.max()) if counts.size else 0
 
 
-def top_triple(t: Triples) -> tuple[list[int], int]:
-    """The triple of annotators with the most items in common (the first such i < j < l), and that number."""
+def top_triple(t: Triples, pair: list[int] | None = None) -> tuple[list[int], int]:
+    """The triple of annotators with the most items in common (the first such i < j < l), and that number.
+
+    ``pair``: ``top_pair(t)``'s annotators when the caller has them (any pair gives the same answer, only slower).
+    """
     n = t.n_annotators
     if n < 3:
         raise ValueError(f"need at least 3 annotators, have {n}")
     # Some triple reaches `floor`, so no triple below it can be the answer: it prunes before the loop finds one.
-    floor = max(_best_third(t, top_pair(t)[0]), 1)
+    floor = max(_best_third(t, pair or top_pair(t)[0]), 1)
     best, best_count = [0, 1, 2], -1
     position = np.full(n, -1)
     for i, own, who, column in _neighbourhoods(t):
@@ -94,8 +97,11 @@ def top_triple(t: Triples) -> tuple[list[int], int]:
     return best, best_count
 
 
-def top_k(t: Triples, k: int) -> tuple[list[int], int]:
-    """Row indices (annotator codes) of the k annotators with the most items rated by all of them, and that number."""
+def top_k(t: Triples, k: int, pair: list[int] | None = None) -> tuple[list[int], int]:
+    """Row indices (annotator codes) of the k annotators with the most items rated by all of them, and that number.
+
+    ``pair``: for k = 3, the top pair if already known (``top_triple``).
+    """
     if k not in (2, 3):
         raise ValueError("k must be 2 or 3")
-    return top_pair(t) if k == 2 else top_triple(t)
+    return top_pair(t) if k == 2 else top_triple(t, pair)
