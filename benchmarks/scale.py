@@ -1,7 +1,7 @@
 """How cost grows: probing, releases and a campaign's report at ten times the public data and a million ratings.
 
 Usage: .venv/bin/python benchmarks/scale.py [--scale 10] [--ratings 1000000] [--items-per-annotator 100]
-       [--model input_embeddings|minilm] [--report-timeout 300] [--quick] [--save] [--keep]
+       [--model input_embeddings|minilm] [--report-timeout 300] [--only campaign] [--quick] [--save] [--keep]
 
 A throwaway PostgreSQL database (``workbench_scale_<pid>`` on DATABASE_URL's server) receives, with
 the project's own commands run as a user runs them (each a fresh ``manage.py`` process, whose wall
@@ -24,7 +24,8 @@ real backend: what it measures is the pipeline's cost per text, release read, sh
 metrics, not a transformer's forward passes, which ``probe_throughput.py`` measures); ``--model
 minilm`` probes with the bundled transformer instead. ``--quick``: scale 2 and 20,000 ratings. The
 last line is one JSON object with every figure and the commit (``--save`` appends it to
-``benchmarks/results/scale.jsonl``).
+``benchmarks/results/scale.jsonl``). ``--only campaign`` measures step 3 alone: the Portuguese public
+and scaled sentences are imported (the campaign's items, the same as 2.0.0's), no release is built or probed.
 """
 
 from __future__ import annotations
@@ -233,6 +234,7 @@ def main() -> None:
     parser.add_argument("--model", choices=["input_embeddings", "minilm"], default="input_embeddings")
     parser.add_argument("--report-timeout", type=float, default=300, help="Seconds the largest report may take.")
     parser.add_argument("--skip-probe", action="store_true", help="Only the releases and the campaign.")
+    parser.add_argument("--only", choices=["campaign"], help="Only the campaigns (step 3): no release, no probe.")
     parser.add_argument("--quick", action="store_true", help="Scale 2 and 20,000 ratings.")
     parser.add_argument("--keep", action="store_true", help="Keep the database (its name is printed).")
     save_flag(parser)
@@ -273,6 +275,8 @@ def measure(args, manage: Manage, data: Path, scratch: Path) -> dict:
     model_args = ["--kind", "input_embeddings", "--source", "bundled:minilm"]
     if args.model == "minilm":
         model_args = ["--kind", "sentence_transformers", "--source", "bundled:minilm"]
+    if args.only == "campaign":
+        return campaign_only(args, manage, data, scratch)
     manage("register_model", "--name", MODEL_NAME, *model_args)
     manage("import_ncimp", str(data / "PT"), "--language", "pt")
     manage("import_ncimp", str(data / "EN"), "--language", "en")
@@ -293,15 +297,30 @@ def measure(args, manage: Manage, data: Path, scratch: Path) -> dict:
         figures["probe_peak_rss_1x_mb"] = small["peak_rss_mb"]
     figures["export_10x_s"] = big["export_s"]
     figures["export_1x_s"] = one["export_s"]
+    return {**figures, **campaigns(args, manage)}
+
+
+def campaigns(args, manage: Manage) -> dict:
+    """Step 3's figures: the campaigns at each size, and the largest one's report and agreement seconds."""
     sizes = sorted({max(args.ratings // 100, 1000), max(args.ratings // 30, 3000), args.ratings})
     campaign = campaign_figures(manage, sizes, args.items_per_annotator, args.report_timeout)
-    figures["campaign"] = campaign
     largest = campaign["runs"][-1]
-    figures["ratings"] = largest["ratings"]
-    figures["report_1m_s"] = largest["report_s"]
-    figures["agreement_1m_s"] = largest["agreement_s"]
-    figures["report_timeout_s"] = args.report_timeout
-    return figures
+    return {
+        "campaign": campaign,
+        "ratings": largest["ratings"],
+        "report_1m_s": largest["report_s"],
+        "agreement_1m_s": largest["agreement_s"],
+        "report_timeout_s": args.report_timeout,
+    }
+
+
+def campaign_only(args, manage: Manage, data: Path, scratch: Path) -> dict:
+    """``--only campaign``: the Portuguese sentences of 1.0.0 and 2.0.0 imported, then step 3 alone."""
+    manage("import_ncimp", str(data / "PT"), "--language", "pt")
+    copies = scratch / "ncimp"
+    write_ncimp_copies(data, copies, args.scale, seed=0)
+    manage("import_ncimp", str(copies / "PT"), "--language", "pt")
+    return {"scale": args.scale, "only": "campaign", **campaigns(args, manage)}
 
 
 if __name__ == "__main__":

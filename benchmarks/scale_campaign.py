@@ -82,11 +82,12 @@ def add_campaign(slug: str, language: str, n_ratings: int, items_per_annotator: 
 
 def agreement_pieces(campaign) -> dict[str, float]:
     """Seconds of the report's steps on ``campaign``: its read, annotator rows, reliability, and the agreement
-    table's matrix, bootstraps and top-k annotator searches (question "compound_score", interval)."""
-    import numpy as np
-
-    from annotation.analysis.agreement import _bootstrap_matrix, reliability_matrix, top_k_annotators
+    table's triples and value counts (``matrix_s``), bootstraps and top-k annotator searches (question
+    "compound_score", interval). ``matrix_cells`` is the annotators × items matrix the table no longer builds."""
+    from annotation.analysis import triples
+    from annotation.analysis.agreement import SCORE_DOMAIN, _annotators_of_pairable, _bootstrap_counts
     from annotation.analysis.reliability import annotator_reliability
+    from annotation.analysis.top_k import top_pair, top_triple
     from annotation.reports.analysis_data import campaign_ratings
     from annotation.reports.build import _gold_accuracy
 
@@ -98,14 +99,18 @@ def agreement_pieces(campaign) -> dict[str, float]:
         seconds[label] = round(time.perf_counter() - started, 3)
         return value
 
+    def counted(ratings):
+        t = triples.triples(ratings, "compound_score", SCORE_DOMAIN)
+        return t, triples.value_counts(t)
+
     ratings = timed("read_s", campaign_ratings, campaign.pk)
     timed("annotator_rows_s", _gold_accuracy, campaign)  # the dashboard's rows: gold accuracy, quality flags
     timed("reliability_s", annotator_reliability, ratings, "compound_score")  # rho and alpha-if-removed per annotator
-    matrix = timed("matrix_s", reliability_matrix, ratings, "compound_score")
-    timed("bootstrap_full_s", _bootstrap_matrix, matrix, "interval", 1000, 0, 0.95)
-    timed("top2_s", top_k_annotators, matrix, 2)
-    picked, _ = timed("top3_s", top_k_annotators, matrix, 3)
-    sub = matrix[picked]
-    timed("bootstrap_top3_s", _bootstrap_matrix, sub[:, ~np.isnan(sub).any(axis=0)], "interval", 1000, 0, 0.95)
-    seconds["matrix_cells"] = int(matrix.size)
+    t, counts = timed("matrix_s", counted, ratings)
+    timed("bootstrap_full_s", _bootstrap_counts, counts, _annotators_of_pairable(t, counts), "interval", 1000, 0, 0.95)
+    pair, _ = timed("top2_s", top_pair, t)
+    picked, _ = timed("top3_s", top_triple, t, pair)
+    _, sub = triples.common_items(t, picked)
+    timed("bootstrap_top3_s", _bootstrap_counts, sub, 3, "interval", 1000, 0, 0.95)
+    seconds["matrix_cells"] = t.n_annotators * t.n_items
     return seconds

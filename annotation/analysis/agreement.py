@@ -1,7 +1,10 @@
 """Krippendorff's alpha for the rating questions: point estimates, item bootstrap and the paper's top-k procedure.
 
-Pure module (numpy/pandas/krippendorff). Ratings are a long DataFrame with columns ``item``, ``annotator``,
-``compound`` and the question columns (ints 0-5, NaN when missing).
+Pure module (numpy/pandas). Ratings are a long DataFrame with columns ``item``, ``annotator``,
+``compound`` and the question columns (ints 0-5, NaN when missing). The figures are computed from each
+item's value counts (``annotation.analysis.triples``), never from an annotators × items matrix: alpha is a
+function of the coincidence matrix, a sum over items, so a campaign of a million ratings costs O(ratings).
+The dense functions (``reliability_matrix``, ``value_counts``) remain for small data and the tests.
 """
 
 from __future__ import annotations
@@ -10,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Literal
 
-import krippendorff
 import numpy as np
+
+from annotation.analysis import triples as sparse
+from annotation.analysis.top_k import top_k
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
@@ -56,18 +61,19 @@ def alpha(
     ratings: pd.DataFrame, question: str, level: Level = "interval", value_domain: Sequence[float] = SCORE_DOMAIN
 ) -> float:
     """Krippendorff's alpha of one question over all annotators and items (NaN when undefined)."""
-    return _krippendorff(reliability_matrix(ratings, question), level, value_domain)
+    counts = sparse.value_counts(sparse.triples(ratings, question, value_domain))
+    return alpha_from_counts(counts, level, value_domain)
 
 
-def _krippendorff(matrix: np.ndarray, level: Level, value_domain: Sequence[float] = SCORE_DOMAIN) -> float:
-    """krippendorff.alpha on a reliability matrix, NaN instead of an exception or 0/0 when alpha is undefined."""
+def alpha_from_counts(counts: np.ndarray, level: Level, value_domain: Sequence[float] = SCORE_DOMAIN) -> float:
+    """Alpha from items × values counts, NaN when undefined (no pairable item, or a single value used).
+
+    The same number as ``krippendorff.alpha`` on the reliability matrix (the tests compare them).
+    """
     _check_level(level)
-    counts = value_counts(matrix, value_domain)
     if counts.size == 0 or (counts.sum(axis=1) < 2).all() or np.count_nonzero(counts.sum(axis=0)) < 2:
         return float("nan")
-    return float(
-        krippendorff.alpha(reliability_data=matrix, level_of_measurement=level, value_domain=list(value_domain))
-    )
+    return float(alpha_from_coincidences(item_coincidences(counts).sum(axis=0), level, value_domain))
 
 
 def _check_level(level: str) -> None:
@@ -118,11 +124,6 @@ def alpha_from_coincidences(
     return float(result) if result.ndim == 0 else result
 
 
-def _pairable(matrix: np.ndarray) -> np.ndarray:
-    """The columns (items) of a reliability matrix with at least two ratings, i.e. those alpha uses."""
-    return matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
-
-
 def bootstrap_alpha(
     ratings: pd.DataFrame,
     question: str,
@@ -133,7 +134,16 @@ def bootstrap_alpha(
     value_domain: Sequence[float] = SCORE_DOMAIN,
 ) -> AlphaResult:
     """Alpha with a percentile bootstrap interval from resampling items (with replacement)."""
-    return _bootstrap_matrix(reliability_matrix(ratings, question), level, n_resamples, seed, confidence, value_domain)
+    t = sparse.triples(ratings, question, value_domain)
+    counts = sparse.value_counts(t)
+    n_annotators = _annotators_of_pairable(t, counts)
+    return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
+
+
+def _annotators_of_pairable(t: sparse.Triples, counts: np.ndarray) -> int:
+    """How many annotators rated at least one item with two ratings or more (those alpha uses)."""
+    pairable = counts.sum(axis=1) >= 2
+    return int(np.count_nonzero(np.bincount(t.annotator[pairable[t.item]], minlength=t.n_annotators)))
 
 
 def _bootstrap_matrix(
@@ -144,19 +154,34 @@ def _bootstrap_matrix(
     confidence: float,
     value_domain: Sequence[float] = SCORE_DOMAIN,
 ) -> AlphaResult:
-    """bootstrap_alpha on a reliability matrix."""
+    """bootstrap_alpha on a reliability matrix (annotators × items, NaN where not rated)."""
+    t = sparse.from_matrix(matrix, value_domain)
+    counts = sparse.value_counts(t)
+    n_annotators = _annotators_of_pairable(t, counts)
+    return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
+
+
+def _bootstrap_counts(
+    counts: np.ndarray,
+    n_annotators: int,
+    level: Level,
+    n_resamples: int,
+    seed: int,
+    confidence: float,
+    value_domain: Sequence[float] = SCORE_DOMAIN,
+) -> AlphaResult:
+    """Alpha and its percentile bootstrap interval from items × values counts (items in the matrix's order)."""
     if not 0 < confidence < 1:
         raise ValueError("confidence must be in (0, 1)")
     # Unpairable items add nothing to alpha, so resampling them would only shrink the effective sample.
-    matrix = _pairable(matrix)
-    matrix = matrix[~np.isnan(matrix).all(axis=1)]
-    point = _krippendorff(matrix, level, value_domain)
-    n_items, n_annotators = matrix.shape[1], matrix.shape[0]
+    counts = counts[counts.sum(axis=1) >= 2]
+    point = alpha_from_counts(counts, level, value_domain)
+    n_items = counts.shape[0]
     low = high = float("nan")
     if n_resamples > 0 and n_items > 0:
         # Alpha depends on the data only through the coincidence matrix, a sum over items: a resample is a vector
         # of item multiplicities, so all resamples are one matrix product instead of n_resamples alpha calls.
-        per_item = item_coincidences(value_counts(matrix, value_domain))
+        per_item = item_coincidences(counts)
         v = per_item.shape[-1]
         rng = np.random.default_rng(seed)
         draws = rng.integers(0, n_items, size=(n_resamples, n_items))
@@ -173,31 +198,19 @@ def _bootstrap_matrix(
 
 
 def top_k_annotators(matrix: np.ndarray, k: int) -> tuple[list[int], int]:
-    """Row indices of the k annotators with the most items rated by all of them, and that number of items."""
-    rated = (~np.isnan(matrix)).astype(np.float64)
-    n = rated.shape[0]
-    if k not in (2, 3):
-        raise ValueError("k must be 2 or 3")
-    if n < k:
-        raise ValueError(f"need at least {k} annotators, have {n}")
-    shared2 = rated @ rated.T
-    if k == 2:
-        shared = np.triu(shared2, 1) + np.tril(np.full_like(shared2, -1.0))
-        # argmax takes the first maximum in row-major order: ties go to the lowest annotator indices.
-        i, j = np.unravel_index(int(np.argmax(shared)), shared.shape)
-        return [int(i), int(j)], int(shared2[i, j])
-    best, best_count = [0, 1, 2], -1
-    for i in range(n - 2):
-        # Items shared by i, j and l for every j, l > i in one product; the bound skips rows that cannot win.
-        if shared2[i, i + 1 :].max(initial=-1) <= best_count:
-            continue
-        sub = rated[i + 1 :]
-        triple = (sub * rated[i]) @ sub.T
-        triple = np.triu(triple, 1) + np.tril(np.full_like(triple, -1.0))
-        j, m = np.unravel_index(int(np.argmax(triple)), triple.shape)
-        if triple[j, m] > best_count:
-            best, best_count = [i, i + 1 + int(j), i + 1 + int(m)], int(triple[j, m])
-    return best, best_count
+    """Row indices of the k annotators with the most items rated by all of them, and that number of items.
+
+    The search is ``annotation.analysis.top_k``'s, on the matrix's ratings (its cost and ties are described there).
+    """
+    return top_k(sparse.from_matrix(matrix, np.unique(matrix[~np.isnan(matrix)])), k)
+
+
+def _top_k_counts(t: sparse.Triples, k: int, pair: list[int] | None = None) -> tuple[np.ndarray, int, list[int]]:
+    """Counts of the items the top k annotators all rated (over those annotators only), how many annotators,
+    and which (``pair``: the top pair, when known, spares the triple search computing it again)."""
+    rows, _ = top_k(t, k, pair)
+    items, counts = sparse.common_items(t, rows)
+    return counts, (k if len(items) else 0), rows
 
 
 def paper_procedure(
@@ -211,11 +224,8 @@ def paper_procedure(
     value_domain: Sequence[float] = SCORE_DOMAIN,
 ) -> AlphaResult:
     """Alpha over the k annotators with the most items in common, on those common items only (Garcia et al. 2021)."""
-    matrix = reliability_matrix(ratings, question)
-    rows, _ = top_k_annotators(matrix, k)
-    sub = matrix[rows]
-    sub = sub[:, ~np.isnan(sub).any(axis=0)]
-    return _bootstrap_matrix(sub, level, n_resamples, seed, confidence, value_domain)
+    counts, n_annotators, _ = _top_k_counts(sparse.triples(ratings, question, value_domain), k)
+    return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
 
 
 def agreement_table(
@@ -233,19 +243,19 @@ def agreement_table(
     """
     rows: list[dict] = []
     for question in questions:
-        matrix = reliability_matrix(ratings, question)
-        subsets: list[tuple[str, np.ndarray]] = [("full", matrix)]
+        t = sparse.triples(ratings, question, SCORE_DOMAIN)
+        counts = sparse.value_counts(t)
+        subsets: list[tuple[str, np.ndarray, int]] = [("full", counts, _annotators_of_pairable(t, counts))]
+        pair = None
         for k in (2, 3):
             # Too few annotators still gives a row (alpha NaN, 0 items) so every table has the same shape.
-            sub = np.empty((0, 0))
-            if matrix.shape[0] >= k:
-                picked, _ = top_k_annotators(matrix, k)
-                sub = matrix[picked]
-                sub = sub[:, ~np.isnan(sub).any(axis=0)]
-            subsets.append((f"top{k}", sub))
+            sub, n_annotators = np.empty((0, len(SCORE_DOMAIN))), 0
+            if t.n_annotators >= k:
+                sub, n_annotators, pair = _top_k_counts(t, k, pair)
+            subsets.append((f"top{k}", sub, n_annotators))
         for level in levels:
-            for procedure, data in subsets:
-                result = _bootstrap_matrix(data, level, n_resamples, seed, confidence)
+            for procedure, data, n_annotators in subsets:
+                result = _bootstrap_counts(data, n_annotators, level, n_resamples, seed, confidence)
                 rows.append(
                     {
                         "question": question,

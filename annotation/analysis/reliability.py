@@ -8,54 +8,48 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from annotation.analysis.agreement import (
-    SCORE_DOMAIN,
-    Level,
-    _matrix,
-    alpha_from_coincidences,
-    item_coincidences,
-    value_counts,
-)
+from annotation.analysis import triples as sparse
+from annotation.analysis.agreement import SCORE_DOMAIN, Level, alpha_from_coincidences, item_coincidences
 from core.statistics import nan_for_none, spearman
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
 
 MIN_SHARED = 3
+CHUNK = 65_536  # ratings per step of alpha-if-removed: bounds its memory at CHUNK × values² floats
 
 
 def annotator_reliability(
     ratings: pd.DataFrame, question: str = "compound_score", level: Level = "interval"
 ) -> pd.DataFrame:
-    """One row per annotator: n_items, n_shared, rho and p against the mean of the others, alpha_if_removed."""
+    """One row per annotator: n_items, n_shared, rho and p against the mean of the others, alpha_if_removed.
+
+    Computed from the ratings themselves (``annotation.analysis.triples``): O(ratings) time and memory.
+    """
     import pandas as pd
 
-    labelled = _matrix(ratings, question)
-    matrix = labelled.to_numpy(dtype=float)
-    rated = ~np.isnan(matrix)
-    values = np.nan_to_num(matrix)
-    item_sum = values.sum(axis=0)
-    item_n = rated.sum(axis=0)
-
-    counts = value_counts(matrix)
-    # Each annotator's own ratings one-hot (annotators × items × values), to take them out of the item counts.
-    own = (matrix[:, :, None] == SCORE_DOMAIN[None, None, :]).astype(float)
-    o_without = item_coincidences(counts[None, :, :] - own).sum(axis=1)
-    alpha_without = np.atleast_1d(alpha_from_coincidences(o_without, level))
+    t = sparse.triples(ratings, question, SCORE_DOMAIN)
+    alpha_without = alpha_if_removed(t, level)
+    values = t.scores()
+    item_sum = np.bincount(t.item, weights=values, minlength=t.n_items)
+    item_n = np.bincount(t.item, minlength=t.n_items)
+    starts = t.annotator_starts()
 
     rows = []
-    for a, annotator in enumerate(labelled.index):
-        shared = rated[a] & (item_n >= 2)
-        others = (item_sum[shared] - values[a, shared]) / (item_n[shared] - 1)
+    for a, annotator in enumerate(t.annotators):
+        own = slice(starts[a], starts[a + 1])
+        items, mine = t.item[own], values[own]
+        shared = item_n[items] >= 2
+        others = (item_sum[items[shared]] - mine[shared]) / (item_n[items[shared]] - 1)
         rho = p = float("nan")
         if shared.sum() >= MIN_SHARED:
             # A constant annotator (or constant others) has no defined rank correlation: NaN is the answer.
-            result = spearman(matrix[a, shared], others)
+            result = spearman(mine[shared], others)
             rho, p = nan_for_none(result.rho), nan_for_none(result.p)
         rows.append(
             {
                 "annotator": annotator,
-                "n_items": int(rated[a].sum()),
+                "n_items": int(len(items)),
                 "n_shared": int(shared.sum()),
                 "rho": rho,
                 "p": p,
@@ -63,6 +57,30 @@ def annotator_reliability(
             }
         )
     return pd.DataFrame(rows, columns=["annotator", "n_items", "n_shared", "rho", "p", "alpha_if_removed"])
+
+
+def alpha_if_removed(t: sparse.Triples, level: Level = "interval") -> np.ndarray:
+    """Alpha without each annotator's ratings, one per annotator code (NaN where it is undefined).
+
+    Removing an annotator changes only the items they rated: each rating r of value v on item i takes
+    coincidences(c_i) − coincidences(c_i − e_v) out of the campaign's coincidence matrix. Those differences,
+    summed per annotator, give every annotator's matrix in O(ratings × values²), never annotators × items.
+    Where removing an annotator leaves a single value, the entries of the others' values cancel exactly (the
+    same summands, in item order), so alpha is NaN there as in the dense form, not a rounding residue.
+    """
+    counts = sparse.value_counts(t)
+    v = len(t.domain)
+    total = item_coincidences(counts).sum(axis=0)
+    removed = np.zeros((t.n_annotators, v * v))
+    for start in range(0, len(t.item), CHUNK):
+        item, value, who = (x[start : start + CHUNK] for x in (t.item, t.value, t.annotator))
+        before = counts[item]
+        after = before - np.eye(v)[value]
+        delta = (item_coincidences(before) - item_coincidences(after)).reshape(len(item), v * v)
+        for k in range(v * v):
+            removed[:, k] += np.bincount(who, weights=delta[:, k], minlength=t.n_annotators)
+    without = total[None, :, :] - removed.reshape(t.n_annotators, v, v)
+    return np.atleast_1d(alpha_from_coincidences(without, level, t.domain))
 
 
 @dataclass(frozen=True)

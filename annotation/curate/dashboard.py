@@ -18,7 +18,7 @@ from django.utils import timezone
 from annotation.analysis import quality
 from annotation.curate.study_setup import campaign_thresholds
 from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
-from annotation.protocol import QUESTIONS, gold_correct
+from annotation.protocol import QUESTIONS
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where used: slow to import, and pages and workers import these modules without it
@@ -179,18 +179,18 @@ def with_skipped_checks(frame: pd.DataFrame, skips: pd.DataFrame) -> pd.DataFram
 
 
 def _correct(frame: pd.DataFrame, tolerance: int) -> pd.Series:
-    """Per rating: every given gold answer matched within ``tolerance``."""
+    """Per rating: every given gold answer matched within ``tolerance`` (``protocol.gold_correct``, column-wise)."""
     import pandas as pd
-
-    def row_correct(row) -> bool:
-        return all(
-            gold_correct(int(row[answer]), None if pd.isna(row[gold]) else int(row[gold]), tolerance)
-            for answer, gold in GOLD_FIELDS.items()
-        )
 
     if frame.empty:
         return pd.Series(dtype=bool)
-    return frame.apply(row_correct, axis=1).astype(bool)
+    correct = pd.Series(True, index=frame.index)
+    for answer, gold in GOLD_FIELDS.items():
+        expected = pd.to_numeric(frame[gold], errors="coerce")
+        given = pd.to_numeric(frame[answer], errors="coerce")
+        # No gold answer: always right, as gold_correct(answer, None, tolerance).
+        correct &= expected.isna() | ((given - expected).abs() <= tolerance)
+    return correct.astype(bool)
 
 
 def _median(values: pd.Series) -> float | None:
@@ -211,6 +211,34 @@ def worker_signals(frame: pd.DataFrame, skipped: dict | None = None) -> dict:
     return quality.worker_signals(regular, attention, skipped=skipped)
 
 
+def _per_annotator(frame: pd.DataFrame) -> dict[int, tuple[int, float | None, float | None, float | None]]:
+    """Per annotator id: regular items done, their median seconds, practice (gold) and attention accuracy.
+
+    Grouped once over the whole frame (one pass per figure, not one frame per annotator: a campaign has
+    thousands of workers). Accuracy is None without any practice item or attention check.
+    """
+    import pandas as pd
+
+    if frame.empty:
+        return {}
+    by = frame["annotator_id"]
+    regular = frame["role"] == Item.Role.REGULAR
+    done = regular.groupby(by).sum()
+    # Only skipped checks, no rating yet: the frame has no seconds column.
+    times = (
+        pd.to_numeric(frame["seconds"], errors="coerce") if "seconds" in frame else pd.Series(float("nan"), by.index)
+    )
+    seconds = times.where(regular).groupby(by).median()
+    correct = frame["correct"].astype(float)
+    gold = correct.where(frame["role"] == Item.Role.TRAINING).groupby(by).mean()
+    check = correct.where(frame["role"] == Item.Role.ATTENTION).groupby(by).mean()
+
+    def known(value) -> float | None:
+        return None if pd.isna(value) else float(value)
+
+    return {int(a): (int(done[a]), known(seconds[a]), known(gold[a]), known(check[a])) for a in done.index}
+
+
 def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow]:
     """One row per annotator: progress, time, gold and attention accuracy (a skipped check is failed), skips,
     and the quality flags raised."""
@@ -220,19 +248,12 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
     frame = with_skipped_checks(frame, skips)
     regular_skips = skips[skips["role"] == Item.Role.REGULAR] if not skips.empty else skips
     skipped = regular_skips.groupby("annotator_id").size().to_dict() if not regular_skips.empty else {}
-    by_annotator = dict(tuple(frame.groupby("annotator_id"))) if not frame.empty else {}
     signals = worker_signals(frame, skipped)
     thresholds = campaign_thresholds(campaign)
+    figures = _per_annotator(frame)
     rows = []
     for annotator in annotators:
-        own = by_annotator.get(annotator.id)
-        if own is None:
-            own = frame.iloc[0:0]
-        regular = own[own["role"] == Item.Role.REGULAR] if not own.empty else own
-        training = own[own["role"] == Item.Role.TRAINING] if not own.empty else own
-        attention = own[own["role"] == Item.Role.ATTENTION] if not own.empty else own
-        gold = float(training["correct"].mean()) if len(training) else None
-        check = float(attention["correct"].mean()) if len(attention) else None
+        done, seconds, gold, check = figures.get(annotator.id, (0, None, None, None))
         flags, reasons = [], []
         if annotator.training_passed is False or (gold is not None and gold < campaign.training_pass_mark):
             flags.append(TRAINING_FAILED)
@@ -247,10 +268,10 @@ def annotator_rows(campaign: Campaign, frame: pd.DataFrame) -> list[AnnotatorRow
                 label=str(annotator),
                 platform=annotator.platform,
                 external_id=annotator.external_id,
-                items_done=len(regular),
+                items_done=done,
                 skipped=int(skipped.get(annotator.id, 0)),
                 status=annotator.status,
-                median_seconds=_median(regular["seconds"]) if len(regular) else None,
+                median_seconds=seconds,
                 gold_accuracy=gold,
                 attention_accuracy=check,
                 training_passed=annotator.training_passed,

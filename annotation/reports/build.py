@@ -297,6 +297,7 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
     compounds = _compounds(ratings["compound"].unique() if not ratings.empty else [])
     slots = _items(campaign)
 
+    reasons = {r["annotator"]: r["reason"] for r in removed}  # one look-up per row: thousands of workers
     reliability_rows = []
     for row in reliability.to_dict("records"):
         info = annotators.get(row["annotator"], {})
@@ -310,7 +311,7 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
                 "flags": info.get("flags", []),
                 "flag_reason": info.get("flag_reason", ""),
                 "removed": row["annotator"] in removed_ids,
-                "reason": next((r["reason"] for r in removed if r["annotator"] == row["annotator"]), ""),
+                "reason": reasons.get(row["annotator"], ""),
             }
         )
 

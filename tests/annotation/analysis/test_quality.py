@@ -139,3 +139,29 @@ def test_a_policy_that_excludes_flagged_workers_removes_them_with_the_reason():
     assert len(kept) == 10
     with pytest.raises(ValueError, match="needs the flagged annotators"):
         FilterPolicy("exclude flagged", min_rho=None, exclude_flagged=True).apply(reliability, {})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grouped_signals_equal_each_annotators_own_figures(seed: int) -> None:
+    """worker_signals computes every annotator at once: the same as median_seconds and same_answers on their rows."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    ratings = pd.DataFrame(
+        {
+            "annotator": rng.choice([f"w{i}" for i in range(25)], n),
+            "item": rng.integers(0, 60, n),
+            **{answer: rng.integers(0, 3, n).astype(float) for answer in quality.ANSWERS},
+            "seconds": np.where(rng.random(n) < 0.2, np.nan, rng.exponential(5, n)),
+        }
+    ).drop_duplicates(["annotator", "item"])
+    ratings.loc[rng.random(len(ratings)) < 0.1, "head_score"] = np.nan  # incomplete triples do not count
+    ratings.loc[ratings["annotator"] == "w3", "seconds"] = np.nan  # no known time at all
+    ratings.loc[ratings["annotator"] == "w4", "compound_score"] = np.nan  # no complete triple at all
+    signals = quality.worker_signals(ratings)
+    assert list(signals) == list(pd.unique(ratings["annotator"]))
+    for annotator, own in ratings.groupby("annotator"):
+        share, modal = quality.same_answers(own)
+        got = signals[annotator]
+        assert (got.same_answer_share, got.modal_answers) == (share, modal)
+        assert got.median_seconds == quality.median_seconds(own["seconds"])
+        assert got.n_items == own["item"].nunique()
