@@ -18,13 +18,17 @@ RESULTS = ROOT / "benchmarks" / "results"
 
 
 def commit() -> str:
-    """The checkout's short commit hash, with "-dirty" when tracked files differ from it (figures of unsaved code)."""
+    """The checkout's short commit hash, with "-dirty" when tracked files differ from it (figures of unsaved code).
+
+    The saved results themselves (``benchmarks/results/``) do not count: a run of several
+    benchmarks saves a line after each, and the next one measures the same code.
+    """
 
     def git(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results").stdout.strip()
     return f"{head}-dirty" if dirty else head
 
 
