@@ -28,7 +28,9 @@ def commit() -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results").stdout.strip()
+    dirty = git(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results"
+    ).stdout.strip()
     return f"{head}-dirty" if dirty else head
 
 

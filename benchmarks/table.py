@@ -49,55 +49,21 @@ FIGURES = [
     Figure("startup", "worker_ready_s", "Celery worker until ready, wall", "s"),
     Figure("startup", "worker_ready_cpu_s", "Celery worker until ready, CPU", "s", ("<", 1.0)),
 ]
+# The probe run's goals, at both sizes: (key, label, unit, goal).
+PROBE_GOALS = [
+    ("cold_s", "probe run, cold cache", "s", None),
+    ("fraction_of_limit", "cold run / bare fp32 forward", "", (">=", 0.9)),
+    ("vs_st_encode", "cold run vs `SentenceTransformer.encode`", "×", (">", 1.0)),
+    ("warm_speedup", "warm over cold, same process", "×", (">=", 30)),
+    ("fresh_warm_speedup", "warm in a new process over cold", "×", (">=", 25)),
+    ("sweep_ratio", "layer sweep over cold run", "×", ("<=", 1.3)),
+    ("fast_vs_limit", "onnx engine cold run over bare fp32 forward", "×", (">=", 1.3)),
+    ("fast_vs_st_onnx", "onnx engine cold run vs ST onnx encode", "×", (">", 1.0)),
+]
 for _scope, _name in ((SMALL, "2,925 pairs"), (FULL, "public release, 10,244 pairs")):
     FIGURES += [
-        Figure("probe_throughput", "cold_s", f"probe run, cold cache ({_name})", "s", scope=_scope),
-        Figure(
-            "probe_throughput",
-            "fraction_of_limit",
-            f"cold run / bare fp32 forward ({_name})",
-            "",
-            (">=", 0.9),
-            scope=_scope,
-        ),
-        Figure(
-            "probe_throughput",
-            "vs_st_encode",
-            f"cold run vs `SentenceTransformer.encode` ({_name})",
-            "×",
-            (">", 1.0),
-            scope=_scope,
-        ),
-        Figure(
-            "probe_throughput", "warm_speedup", f"warm over cold, same process ({_name})", "×", (">=", 30), scope=_scope
-        ),
-        Figure(
-            "probe_throughput",
-            "fresh_warm_speedup",
-            f"warm in a new process over cold ({_name})",
-            "×",
-            (">=", 25),
-            scope=_scope,
-        ),
-        Figure(
-            "probe_throughput", "sweep_ratio", f"layer sweep over cold run ({_name})", "×", ("<=", 1.3), scope=_scope
-        ),
-        Figure(
-            "probe_throughput",
-            "fast_vs_limit",
-            f"onnx engine cold run over bare fp32 forward ({_name})",
-            "×",
-            (">=", 1.3),
-            scope=_scope,
-        ),
-        Figure(
-            "probe_throughput",
-            "fast_vs_st_onnx",
-            f"onnx engine cold run vs ST onnx encode ({_name})",
-            "×",
-            (">", 1.0),
-            scope=_scope,
-        ),
+        Figure("probe_throughput", key, f"{label} ({_name})", unit, goal, scope=_scope)
+        for key, label, unit, goal in PROBE_GOALS
     ]
 FIGURES += [
     Figure(

@@ -135,9 +135,7 @@ def bootstrap_alpha(
 ) -> AlphaResult:
     """Alpha with a percentile bootstrap interval from resampling items (with replacement)."""
     t = sparse.triples(ratings, question, value_domain)
-    counts = sparse.value_counts(t)
-    n_annotators = _annotators_of_pairable(t, counts)
-    return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
+    return _bootstrap_triples(t, level, n_resamples, seed, confidence, value_domain)
 
 
 def _annotators_of_pairable(t: sparse.Triples, counts: np.ndarray) -> int:
@@ -155,7 +153,19 @@ def _bootstrap_matrix(
     value_domain: Sequence[float] = SCORE_DOMAIN,
 ) -> AlphaResult:
     """bootstrap_alpha on a reliability matrix (annotators × items, NaN where not rated)."""
-    t = sparse.from_matrix(matrix, value_domain)
+    return _bootstrap_triples(
+        sparse.from_matrix(matrix, value_domain), level, n_resamples, seed, confidence, value_domain
+    )
+
+
+def _bootstrap_triples(
+    t: sparse.Triples,
+    level: Level,
+    n_resamples: int,
+    seed: int,
+    confidence: float,
+    value_domain: Sequence[float],
+) -> AlphaResult:
     counts = sparse.value_counts(t)
     n_annotators = _annotators_of_pairable(t, counts)
     return _bootstrap_counts(counts, n_annotators, level, n_resamples, seed, confidence, value_domain)
