@@ -46,7 +46,6 @@ CHECK_TEXTS = (
     "Police car.",
 )
 TRACE_TEXTS = ("a short sample", "a sample that is longer than the first one")
-ENGINE_CACHE_ENV = "WORKBENCH_ENGINE_CACHE"
 
 
 class EngineMismatch(RuntimeError):
@@ -54,8 +53,9 @@ class EngineMismatch(RuntimeError):
 
 
 def default_cache_dir() -> Path:
-    """Where exports go when the caller names no folder: ``WORKBENCH_ENGINE_CACHE``, else the temp folder."""
-    return Path(os.environ.get(ENGINE_CACHE_ENV) or Path(tempfile.gettempdir()) / "workbench-engines")
+    """Where exports go when the caller names no folder (a registered model's always does: the setting
+    ``WORKBENCH_ENGINE_CACHE``, read once, in config/settings.py): the temp folder."""
+    return Path(tempfile.gettempdir()) / "workbench-engines"
 
 
 def check_config(config) -> None:
