@@ -9,50 +9,20 @@ assignment or rating of one item for one annotator, and a second live reservatio
 from __future__ import annotations
 
 import random
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F
 from django.utils import timezone
 
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import Answers
+from annotation.reads import FREE_ITEM, LOCKED_ASSIGNMENT, items_shown, with_item_shown
 
 CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
-# What the rating page shows of an item and a simulated annotator reads of it: a claimed or current
-# item is loaded with these columns of the item, its compound and its sentence, not the whole rows
-# (a compound row is wide: scores, frequencies, the gold synonym's evidence as JSON).
-ITEM_SHOWN = (
-    "campaign",
-    "role",
-    "compound",
-    "compound__text",
-    "compound__head",
-    "compound__modifier",
-    "compound__token_score",
-    "compound__type_score",
-    "sentence",
-    "sentence__text",
-    "sentence__span_start",
-    "sentence__span_end",
-    "sentence__token_score",
-)
-
-
-def items_shown(items: QuerySet[Item]) -> QuerySet[Item]:
-    """``items`` with the compound and sentence joined, as the rating page shows them (``ITEM_SHOWN``)."""
-    return items.select_related("compound", "sentence").only(*ITEM_SHOWN)
-
-
-def with_item_shown(assignments: QuerySet[Assignment]) -> QuerySet[Assignment]:
-    """``assignments`` with their items joined, as the rating page shows them (``ITEM_SHOWN``)."""
-    own = [f.name for f in Assignment._meta.concrete_fields]
-    return assignments.select_related("item__compound", "item__sentence").only(
-        *own, *(f"item__{name}" for name in ITEM_SHOWN)
-    )
 
 
 def enter_campaign(
@@ -162,13 +132,8 @@ def claim_new_item(
     for _ in range(CLAIM_ATTEMPTS):
         try:
             with transaction.atomic():
-                candidates = (
-                    items_shown(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR, taken__lt=cap))
-                    .exclude(assignments__annotator=annotator)
-                    .order_by("taken", "order_key")
-                    .select_for_update(skip_locked=True, of=("self",))
-                )
-                item = candidates.first()
+                # Least taken first, in the campaign's seeded order; items other requests hold locked are passed over.
+                item = FREE_ITEM.first(campaign.pk, cap, annotator.pk)
                 if item is None:
                     return None
                 if not Item.objects.filter(pk=item.pk, taken__lt=cap).update(taken=F("taken") + 1):
@@ -212,13 +177,10 @@ def not_current(assignment: Assignment) -> str | None:
 def _locked_assignment(annotator: Annotator, token: str) -> Assignment | None:
     """The annotator's assignment ``token`` with its item, locked; None when there is none."""
     try:
-        return (
-            Assignment.objects.select_for_update(of=("self",))
-            .select_related("item")
-            .get(token=token, annotator=annotator)
-        )
-    except (Assignment.DoesNotExist, ValueError, ValidationError):
+        token = token if isinstance(token, uuid.UUID) else uuid.UUID(str(token))
+    except ValueError:
         return None
+    return LOCKED_ASSIGNMENT.first(token, annotator.pk)
 
 
 def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datetime | None = None) -> Submission:

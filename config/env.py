@@ -259,6 +259,18 @@ def cache_config(url: str | None) -> dict:
     )
 
 
+def session_engine(cache: dict) -> str:
+    """Where sessions live: read through the cache when it is Redis, shared by every process, else the database.
+
+    Every request of a study reads its session (each rating's submit and next item): from Redis that
+    costs no query, and the database still keeps every session (``cached_db`` writes through). A
+    cache in each process's memory could hand one process a session that another has changed since.
+    """
+    if cache["BACKEND"].endswith("RedisCache"):
+        return "django.contrib.sessions.backends.cached_db"
+    return "django.contrib.sessions.backends.db"
+
+
 def proxy_ssl_header(value: str | None) -> tuple[str, str] | None:
     """``SECURE_PROXY_SSL_HEADER`` as Django wants it: "X-Forwarded-Proto" gives ("HTTP_X_FORWARDED_PROTO", "https").
 

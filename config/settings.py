@@ -27,6 +27,7 @@ from config.env import (
     env_str,
     proxy_ssl_header,
     secret_key,
+    session_engine,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -329,7 +330,11 @@ AXES_VERBOSE = False
 # import_release reads at most this much (a folder, or a zip and what it inflates to).
 RELEASE_IMPORT_MAX_MB = env_int("RELEASE_IMPORT_MAX_MB", 512, minimum=1)
 # The API's rate limits count in this cache: Redis (CACHE_URL) when several processes serve.
-CACHES = {"default": cache_config(env_str("CACHE_URL") or None)}
+# "local" is this process's memory, for values read on every request whose staleness is bounded by
+# their key or a short timeout (a campaign's item counts per items version, its worked examples and
+# pace for a minute): no round trip to Redis. Without CACHE_URL it is the default cache itself.
+CACHES = {"default": cache_config(env_str("CACHE_URL") or None), "local": cache_config(None)}
+SESSION_ENGINE = session_engine(CACHES["default"])
 
 if not DEBUG and SECRET_KEY.startswith("django-insecure"):
     raise ImproperlyConfigured("SECRET_KEY looks like a development key: set a real one.")

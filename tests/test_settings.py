@@ -17,6 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     broker_url,
+    cache_config,
     database_config,
     env_bool,
     env_hosts,
@@ -27,6 +28,7 @@ from config.env import (
     env_sha256s,
     env_storage,
     secret_key,
+    session_engine,
 )
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -152,6 +154,29 @@ def test_broker_accepts_redis_and_amqp(url):
 def test_broker_unsupported_scheme_names_the_variable(url):
     with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL=.*unsupported scheme"):
         broker_url(url)
+
+
+# --- cache_config / session_engine --------------------------------------------------------------
+
+
+def test_sessions_are_read_through_a_shared_redis_cache_and_kept_in_the_database():
+    assert session_engine(cache_config("redis://127.0.0.1:6379/1")) == "django.contrib.sessions.backends.cached_db"
+
+
+def test_sessions_stay_in_the_database_when_the_cache_is_each_process_memory():
+    # A session changed by one process must never be read stale from another's memory.
+    assert session_engine(cache_config(None)) == "django.contrib.sessions.backends.db"
+    assert session_engine(cache_config("locmem://")) == "django.contrib.sessions.backends.db"
+
+
+def test_the_local_cache_is_the_default_one_when_no_shared_cache_is_set():
+    # Without CACHE_URL (as in the tests): one memory, so clearing the default clears what "local" keeps.
+    from django.core.cache import caches
+
+    caches["default"].set("probe", 1)
+    assert caches["local"].get("probe") == 1
+    caches["default"].clear()
+    assert caches["local"].get("probe") is None
 
 
 # --- secret_key ----------------------------------------------------------------------------------

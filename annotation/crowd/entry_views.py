@@ -23,6 +23,7 @@ from annotation.curate.study_setup import instruction_examples
 from annotation.models import Annotator, Campaign, Item
 from annotation.platforms import MTURK_FRAMERS, mturk_submit_url
 from annotation.protocol import question_pieces
+from annotation.reads import ANNOTATOR_WITH_CAMPAIGN
 
 # Query parameters of a crowd link, per platform: external id, then study/session/assignment ids.
 CROWD_PARAMETERS = [
@@ -133,13 +134,10 @@ def _journey_response(request: HttpRequest, slug: str, view, after_close: bool, 
 
 
 def session_annotator(annotator_id: int | None, slug: str) -> Annotator | None:
-    """The session's annotator of the campaign ``slug``, with its campaign, in one query (``get``: no ordering)."""
-    if annotator_id is None:
+    """The session's annotator of the campaign ``slug``, with its campaign, in one query."""
+    if not isinstance(annotator_id, int):
         return None
-    try:
-        return Annotator.objects.select_related("campaign").get(pk=annotator_id, campaign__slug=slug)
-    except Annotator.DoesNotExist:
-        return None
+    return ANNOTATOR_WITH_CAMPAIGN.first(annotator_id, slug)
 
 
 def crowd_identity(params) -> tuple[str, str, dict[str, str]] | None:

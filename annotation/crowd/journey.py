@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -64,11 +64,13 @@ def campaign_counts(campaign: Campaign) -> CampaignCounts:
     """Items per role: one query per campaign and items version (``actions.items_changed`` moves it on).
 
     Every submit-and-next asks, and items rarely change during a study: the counts are kept in the
-    cache under the campaign's id, creation time and ``items_version`` (read with the campaign on
-    each request, so every process sees a change at once), and on the instance for the request.
+    process's cache (``caches["local"]``: no round trip) under the campaign's id, creation time and
+    ``items_version`` (read with the campaign on each request, so every process sees a change at
+    once), and on the instance for the request.
     """
     if (counts := getattr(campaign, "_item_counts", None)) is None:
         key = f"annotation:item-counts:{campaign.pk}:{campaign.created_at.timestamp()}:{campaign.items_version}"
+        cache = caches["local"]
         counts = cache.get(key)
         if counts is None:
             counts = CampaignCounts(
@@ -250,6 +252,7 @@ def next_step(annotator: Annotator, now: datetime | None = None) -> Assignment |
 def pace(campaign: Campaign) -> timing.Pace:
     """Seconds per item: the median of this campaign's latest ratings by people, else the curator's guess."""
     key = f"annotation:pace:{campaign.pk}:{campaign.expected_seconds_per_item}"
+    cache = caches["local"]
     found = cache.get(key)
     if found is None:
         seconds = (

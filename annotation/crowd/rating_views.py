@@ -9,7 +9,7 @@ anything but the worker's current item is refused with a message before it is lo
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,9 +30,9 @@ EXAMPLES_CACHE_SECONDS = 60
 
 
 def cached_examples(campaign: Campaign) -> list[dict]:
-    """The worked examples for the instructions each item can open (cached: they are on every item)."""
+    """The worked examples for the instructions each item can open (cached in the process: they are on every item)."""
     key = f"annotation:examples:{campaign.pk}"
-    return cache.get_or_set(key, lambda: instruction_examples(campaign), EXAMPLES_CACHE_SECONDS)
+    return caches["local"].get_or_set(key, lambda: instruction_examples(campaign), EXAMPLES_CACHE_SECONDS)
 
 
 def rating_context(campaign: Campaign, annotator: Annotator, assignment: Assignment, data=None, errors=None) -> dict:

@@ -69,3 +69,31 @@ def test_item_counts_are_counted_once_per_items_version_and_follow_every_change(
     assert counts() == (3, 1, 1)
     remove_check_item(check)
     assert counts() == (3, 1, 0)
+
+
+@pytest.mark.django_db
+def test_with_a_shared_redis_cache_the_session_costs_no_query(settings, redis_url, django_assert_num_queries):
+    # As production runs it (CACHE_URL set): sessions are read from Redis, and still written to the database.
+    from django.core.cache import caches
+    from django.test import Client
+
+    from config.env import cache_config, session_engine
+
+    settings.CACHES = {"default": cache_config(redis_url), "local": cache_config(None)}
+    settings.SESSION_ENGINE = session_engine(settings.CACHES["default"])
+    caches["default"].clear()
+    client = Client()  # its handler reads SESSION_ENGINE anew
+    campaign = make_campaign(regular=9)
+    enter(client, campaign)
+    for _ in range(6):
+        token = current_token(client, campaign)
+        with django_assert_num_queries(7) as queries:  # the 8 above, less the session's
+            response = client.post(url("rate", campaign), {"token": token, **GOOD, "paraphrase_1": "a late bird"})
+        assert response.status_code == 302 and not any("django_session" in q["sql"] for q in queries.captured_queries)
+        with django_assert_num_queries(8):  # the 9 above, less the session's
+            page = client.get(response.url)
+        assert page.status_code == 200 and page.context["assignment"].token != token
+    from django.contrib.sessions.models import Session
+
+    assert Session.objects.filter(session_key=client.session.session_key).exists()  # kept in the database too
+    caches["default"].clear()
