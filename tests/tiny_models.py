@@ -68,14 +68,16 @@ def save_tiny_bert(
     seed: int = 0,
     layers: int = 4,
     near: Mapping[str, str] | None = None,
+    masked_lm: bool = False,
 ) -> Path:
     """A random BERT (hidden size 32) whose WordPiece vocabulary is ``words``, saved in ``folder``.
 
     ``texts``: the model must read each without the unknown token (checked after saving).
     ``near``: word -> partner; the word's input embedding is the partner's plus a little noise.
+    ``masked_lm``: with its masked-language-model head (``BertForMaskedLM``), for pseudo-log-likelihoods.
     """
     import torch
-    from transformers import BertConfig, BertModel, BertTokenizerFast
+    from transformers import BertConfig, BertForMaskedLM, BertModel, BertTokenizerFast
 
     folder.mkdir(parents=True, exist_ok=True)
     vocabulary = [*BERT_SPECIALS, *sorted(set(words) - set(BERT_SPECIALS))]
@@ -91,7 +93,7 @@ def save_tiny_bert(
         intermediate_size=64,
         max_position_embeddings=64,
     )
-    model = BertModel(config).eval()
+    model = (BertForMaskedLM if masked_lm else BertModel)(config).eval()
     if near:
         table = model.get_input_embeddings().weight
         with torch.no_grad():
@@ -103,15 +105,16 @@ def save_tiny_bert(
     return check_reads(folder, texts)
 
 
-def save_tiny_llama(folder: Path, corpus: list[str], *, seed: int = 0) -> Path:
+def save_tiny_llama(folder: Path, corpus: list[str], *, seed: int = 0, causal_lm: bool = False) -> Path:
     """A random LLaMA-style decoder with a byte-pair vocabulary trained on ``corpus``, saved in ``folder``.
 
     Like LLaMA: Metaspace pre-tokenisation (a word's token carries the space before it), a BOS token and no
     pad token, so the backend must choose one. Every text of ``corpus`` is checked to read without ``<unk>``.
+    ``causal_lm``: with its language-model head (``LlamaForCausalLM``), for log-probabilities.
     """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
-    from transformers import LlamaConfig, LlamaModel, PreTrainedTokenizerFast
+    from transformers import LlamaConfig, LlamaForCausalLM, LlamaModel, PreTrainedTokenizerFast
 
     folder.mkdir(parents=True, exist_ok=True)
     bpe = Tokenizer(models.BPE(unk_token="<unk>"))
@@ -134,6 +137,36 @@ def save_tiny_llama(folder: Path, corpus: list[str], *, seed: int = 0) -> Path:
         bos_token_id=1,
         eos_token_id=2,
     )
-    LlamaModel(config).eval().save_pretrained(folder)
+    (LlamaForCausalLM if causal_lm else LlamaModel)(config).eval().save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return check_reads(folder, corpus)
+
+
+def save_tiny_gpt2(folder: Path, corpus: list[str], *, seed: int = 0) -> Path:
+    """A random GPT-2 with its language-model head and a byte-level BPE trained on ``corpus``, saved in ``folder``.
+
+    Like GPT-2: byte-level pre-tokenisation (never an unknown token), no BOS added by the tokenizer (the
+    first token of a text has no context) and no pad token.
+    """
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    bpe.train_from_iterator(corpus, trainer)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=bpe, bos_token="<|endoftext|>", eos_token="<|endoftext|>", unk_token="<|endoftext|>"
+    )
+    torch.manual_seed(seed)
+    config = GPT2Config(
+        vocab_size=len(tokenizer), n_embd=HIDDEN, n_layer=2, n_head=4, n_positions=64, bos_token_id=0, eos_token_id=0
+    )
+    GPT2LMHeadModel(config).eval().save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

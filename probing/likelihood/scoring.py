@@ -1,0 +1,191 @@
+"""Log-probabilities of texts under a language model, token by token (no Django: torch and a tokenizer).
+
+- A causal LM gives each token's log-probability given the tokens before it, in one forward pass
+  per batch, as minicons' ``IncrementalLMScorer.token_score`` does: the text is tokenised as the
+  tokenizer does by default (LLaMA's adds ``<s>``, which is context and not scored; GPT-2's adds
+  nothing, so its first token has no context and no log-probability).
+- A masked LM gives each token's pseudo-log-likelihood (Salazar et al. 2020): the token masked, its
+  log-probability in the rest of the sentence, with the within-word correction of Kauf & Ivanova
+  (2023) that also masks the later pieces of the same word (minicons' ``PLL_metric=
+  "within_word_l2r"``); one row per scored token, rows of every text batched together.
+
+Log-probabilities are natural logs, computed in float32 from the model's logits as the gathered
+logit less the log-sum-exp over the vocabulary (no vocabulary-sized log-softmax kept per token).
+A span's log-probability is the sum over the tokens that overlap it; for a causal LM that is its
+conditional log-probability given the left context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import torch
+
+CAUSAL, MASKED = "causal_lm", "masked_lm"
+
+
+@dataclass(frozen=True)
+class TokenScore:
+    token: str
+    start: int  # character offsets in the text
+    end: int
+    logprob: float | None  # None for a causal LM's first token when nothing comes before it
+
+    def to_dict(self) -> dict:
+        return {"token": self.token, "start": self.start, "end": self.end, "logprob": self.logprob}
+
+
+@dataclass(frozen=True)
+class TextScore:
+    text: str
+    tokens: tuple[TokenScore, ...]  # the text's own tokens (special tokens are context, never scored)
+
+    @property
+    def total(self) -> float:
+        """The sum of the scored tokens' log-probabilities (a first token without context adds nothing)."""
+        return sum(t.logprob for t in self.tokens if t.logprob is not None)
+
+    @property
+    def scored(self) -> int:
+        """How many tokens have a log-probability (the denominator of a per-token score)."""
+        return sum(t.logprob is not None for t in self.tokens)
+
+    def span_logprob(self, start: int, end: int) -> float | None:
+        """The log-probability of the tokens overlapping ``[start, end)``; None when one has none or none overlaps."""
+        inside = [t for t in self.tokens if t.start < end and start < t.end]
+        if not inside or any(t.logprob is None for t in inside):
+            return None
+        return sum(t.logprob for t in inside)
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "tokens": [t.to_dict() for t in self.tokens], "total": self.total}
+
+
+def by_length(texts: Sequence[str], tokenizer) -> list[int]:
+    """Indices of ``texts`` from the shortest to the longest in tokens (less padding per batch)."""
+    lengths = [len(ids) for ids in tokenizer(list(texts), add_special_tokens=False)["input_ids"]]
+    return sorted(range(len(texts)), key=lambda i: (lengths[i], i))
+
+
+def chunks(items: Sequence, size: int) -> Iterator[Sequence]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def pad_id(tokenizer) -> int:
+    """The padding id: the tokenizer's own, else its end-of-text or unknown token (attention masks them out)."""
+    for candidate in (tokenizer.pad_token_id, tokenizer.eos_token_id, tokenizer.unk_token_id, 0):
+        if candidate is not None:
+            return candidate
+    return 0
+
+
+def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """log softmax(logits)[target] for each position: (..., V) and (...) -> (...), in float32."""
+    logits = logits.float()
+    return logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - torch.logsumexp(logits, dim=-1)
+
+
+def encode(tokenizer, texts: Sequence[str]) -> list[dict]:
+    """Each text's ids, offsets, special-token mask and word ids, as the tokenizer gives them by default."""
+    encoded = tokenizer(list(texts), return_offsets_mapping=True, return_special_tokens_mask=True)
+    return [
+        {
+            "ids": encoded["input_ids"][i],
+            "offsets": encoded["offset_mapping"][i],
+            "special": encoded["special_tokens_mask"][i],
+            "words": encoded.word_ids(i),
+        }
+        for i in range(len(texts))
+    ]
+
+
+def causal_scores(model, tokenizer, texts: Sequence[str], batch_size: int = 16) -> list[TextScore]:
+    """Every token's log-probability given the tokens before it, for each text (one pass per batch)."""
+    encoded = encode(tokenizer, texts)
+    found: list[list[float | None]] = [[] for _ in texts]
+    device = next(model.parameters()).device
+    for batch in chunks(by_length(texts, tokenizer), batch_size):
+        width = max(len(encoded[i]["ids"]) for i in batch)
+        ids = torch.full((len(batch), width), pad_id(tokenizer), dtype=torch.long)
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, i in enumerate(batch):
+            n = len(encoded[i]["ids"])
+            ids[row, :n] = torch.tensor(encoded[i]["ids"])
+            mask[row, :n] = 1
+        with torch.inference_mode():
+            logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+            scores = token_logprobs(logits[:, :-1], ids[:, 1:].to(device)).cpu()
+        for row, i in enumerate(batch):
+            n = len(encoded[i]["ids"])
+            found[i] = [None, *scores[row, : n - 1].tolist()]
+    return [text_score(text, encoded[i], found[i], tokenizer) for i, text in enumerate(texts)]
+
+
+def masked_rows(item: dict, mask_id: int, within_word: bool) -> list[tuple[int, list[int]]]:
+    """(scored position, ids with it masked) per non-special token; with ``within_word``, later pieces of its word too."""
+    ids, words = item["ids"], item["words"]
+    targets = [p for p, special in enumerate(item["special"]) if not special]
+    rows = []
+    for position in targets:
+        masked = list(ids)
+        hidden = [position]
+        if within_word and words[position] is not None:
+            hidden += [j for j in range(position + 1, targets[-1] + 1) if words[j] == words[position]]
+        for j in hidden:
+            masked[j] = mask_id
+        rows.append((position, masked))
+    return rows
+
+
+def masked_scores(
+    model, tokenizer, texts: Sequence[str], batch_size: int = 64, within_word: bool = True
+) -> list[TextScore]:
+    """Every token's pseudo-log-likelihood in its text, for each text (one row per token, rows batched)."""
+    if tokenizer.mask_token_id is None:
+        raise ValueError("this tokenizer has no mask token: a masked LM's pseudo-log-likelihood needs one")
+    encoded = encode(tokenizer, texts)
+    rows = [
+        (i, position, masked)
+        for i in by_length(texts, tokenizer)
+        for position, masked in masked_rows(encoded[i], tokenizer.mask_token_id, within_word)
+    ]
+    found: list[list[float | None]] = [[None] * len(item["ids"]) for item in encoded]
+    device = next(model.parameters()).device
+    for batch in chunks(rows, batch_size):
+        width = max(len(masked) for _, _, masked in batch)
+        ids = torch.full((len(batch), width), pad_id(tokenizer), dtype=torch.long)
+        mask = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, (_, _, masked) in enumerate(batch):
+            ids[row, : len(masked)] = torch.tensor(masked)
+            mask[row, : len(masked)] = 1
+        positions = torch.tensor([position for _, position, _ in batch])
+        targets = torch.tensor([encoded[i]["ids"][position] for i, position, _ in batch])
+        with torch.inference_mode():
+            logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
+            picked = logits[torch.arange(len(batch), device=device), positions.to(device)]
+            scores = token_logprobs(picked, targets.to(device)).cpu().tolist()
+        for (i, position, _), score in zip(batch, scores, strict=True):
+            found[i][position] = score
+    return [text_score(text, encoded[i], found[i], tokenizer) for i, text in enumerate(texts)]
+
+
+def text_score(text: str, item: dict, logprobs: Sequence[float | None], tokenizer) -> TextScore:
+    """The text's own tokens (special ones left out) with their offsets and log-probabilities."""
+    names = tokenizer.convert_ids_to_tokens(item["ids"])
+    tokens = tuple(
+        TokenScore(names[p], int(item["offsets"][p][0]), int(item["offsets"][p][1]), logprobs[p])
+        for p in range(len(item["ids"]))
+        if not item["special"][p]
+    )
+    return TextScore(text, tokens)
+
+
+def score_texts(kind: str, model, tokenizer, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model."""
+    if kind == CAUSAL:
+        return causal_scores(model, tokenizer, texts, batch_size or 16)
+    if kind == MASKED:
+        return masked_scores(model, tokenizer, texts, batch_size or 64)
+    raise ValueError(f"no likelihood scoring for {kind!r} models: causal_lm or masked_lm")
