@@ -101,6 +101,11 @@ def create_probe_run(
     """
     if not release.is_published:
         raise ProbeError(f"release {release.version} is a draft: probe runs are made on published releases only")
+    if model.is_language_model:
+        raise ProbeError(
+            f"{model.name} is a {model.kind} model: it gives log-probabilities of texts (manage.py score_text), "
+            "not the vectors that similarity probes compare"
+        )
     if shard_size < 1:
         raise ProbeError("shard_size must be at least 1 compound")
     try:

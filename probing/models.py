@@ -58,6 +58,8 @@ class EmbeddingModel(models.Model):
         INPUT_EMBEDDINGS = "input_embeddings", "Input embedding table of a transformer"
         OPENAI = "openai", "OpenAI embeddings API (sentence level only)"
         ELMO = "elmo", "ELMo (options.json + weights.hdf5)"
+        CAUSAL_LM = "causal_lm", "Causal language model (likelihood probes: log-probabilities)"
+        MASKED_LM = "masked_lm", "Masked language model (likelihood probes: pseudo-log-likelihoods)"
 
     class Queue(models.TextChoices):
         CPU = "cpu", "CPU workers"
@@ -142,6 +144,17 @@ class EmbeddingModel(models.Model):
     def load_backend(self):
         """The backend, once the rules of this machine allow it (RefusedSource otherwise)."""
         return load_checked(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
+
+    @property
+    def is_language_model(self) -> bool:
+        """Scored by likelihood (log-probabilities of texts), not embedded: no similarity probes."""
+        return self.kind in (self.Kind.CAUSAL_LM, self.Kind.MASKED_LM)
+
+    def load_language_model(self):
+        """The causal or masked LM (``probing.likelihood.loading.LanguageModel``), once the rules allow it."""
+        from probing.likelihood.loading import load_checked_language_model
+
+        return load_checked_language_model(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
 
     def lazy_backend(self, on_open=None) -> LazyBackend:
         """The backend as a LazyBackend: the rules are checked now, the model is opened when it must compute.

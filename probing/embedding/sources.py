@@ -34,7 +34,15 @@ from probing.embedding.openai_backend import DEFAULT_BASE_URL
 
 MODEL_DIRS_SETTING = "WORKBENCH_MODEL_DIRS"
 TRUSTED_SETTING = "WORKBENCH_TRUSTED_PICKLES"
-LOCAL_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "elmo")
+LOCAL_KINDS = (
+    "transformer",
+    "sentence_transformers",
+    "static_vectors",
+    "input_embeddings",
+    "elmo",
+    "causal_lm",
+    "masked_lm",
+)
 # The options each backend reads (see their docstrings); anything else is refused.
 OPTIONS = {
     "transformer": {"name", "revision", "engine"},
@@ -42,6 +50,9 @@ OPTIONS = {
     "input_embeddings": {"name", "revision", "lowercase"},
     "static_vectors": {"name", "format", "lowercase"},
     "elmo": {"name", "options_file"},
+    # Language models scored by likelihood (probing.likelihood), not embedded.
+    "causal_lm": {"name", "revision"},
+    "masked_lm": {"name", "revision"},
     "openai": {
         "model",
         "base_url",

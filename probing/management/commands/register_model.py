@@ -23,7 +23,10 @@ def json_object(value: str | None, option: str) -> dict:
 
 
 class Command(BaseCommand):
-    help = "Register (or update) an embedding model: a HuggingFace folder, a sentence-transformers model, vectors…"
+    help = (
+        "Register (or update) a model: a HuggingFace folder, a sentence-transformers model, vectors…, or a causal "
+        "or masked language model for likelihood probes"
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--name", required=True, help="A slug, e.g. bert-base.")

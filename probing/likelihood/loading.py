@@ -1,0 +1,71 @@
+"""A registered causal or masked language model, opened for scoring under the rules of this machine.
+
+The same rules as the embedding models (``probing.embedding.sources``): a folder inside
+``WORKBENCH_MODEL_DIRS``, never the uploads, safetensors only unless an administrator trusts a
+pickle by its sha256, no remote code, nothing fetched from the hub. The identity names the
+model's weights by their sha256 (or its pinned revision), as an embedding model's does, so that
+what a run computed can be traced to the files it read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from probing.embedding.base import default_model_name, safetensors_only, weights_sha256
+from probing.embedding.sources import LoadRules, check_model
+from probing.likelihood.scoring import CAUSAL, MASKED, TextScore, score_texts
+
+LIKELIHOOD_KINDS = (CAUSAL, MASKED)
+# What each kind is scored by, as reports and the score_text command say it.
+MEASURES = {
+    CAUSAL: "log-probability of each token given the tokens before it",
+    MASKED: "pseudo-log-likelihood of each token (masked, with the later pieces of its word; Kauf & Ivanova 2023)",
+}
+
+
+@dataclass
+class LanguageModel:
+    """An opened causal or masked LM: ``score(texts)`` gives each text's per-token log-probabilities."""
+
+    kind: str
+    model: Any
+    tokenizer: Any
+    identity: dict
+
+    def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size)
+
+
+def open_language_model(kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False):
+    """Load a local ``causal_lm`` or ``masked_lm`` folder (float32, evaluation mode) with its fast tokenizer."""
+    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+
+    if kind not in LIKELIHOOD_KINDS:
+        raise ValueError(f"{kind!r} models are not scored by likelihood: {' or '.join(LIKELIHOOD_KINDS)}")
+    options = dict(options or {})
+    revision = options.get("revision")
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, revision=revision)
+    if not getattr(tokenizer, "is_fast", False):
+        raise ValueError(f"{source}: a fast tokenizer (tokenizer.json) is needed, for the tokens' character offsets")
+    head = AutoModelForCausalLM if kind == CAUSAL else AutoModelForMaskedLM
+    model = head.from_pretrained(
+        source,
+        local_files_only=True,
+        revision=revision,
+        use_safetensors=safetensors_only(allow_pickle),
+        dtype="float32",
+    ).eval()
+    identity = {"kind": kind, "name": options.get("name") or default_model_name(source)}
+    if revision:
+        identity["revision"] = str(revision)
+    else:
+        identity["weights_sha256"] = weights_sha256(source)
+    return LanguageModel(kind, model, tokenizer, identity)
+
+
+def load_checked_language_model(kind: str, source: str, options: dict, rules: LoadRules) -> LanguageModel:
+    """A registered language model, checked against the rules on this machine, then opened."""
+    permit = check_model(kind, source, options, rules, on_worker=True)
+    return open_language_model(kind, permit.path, options, allow_pickle=permit.allow_pickle)
