@@ -65,11 +65,17 @@ def setup(data: Path, limit: int | None):
     """Import the public files into a fresh database and publish them twice; returns a teardown callable."""
     os.environ["WORKBENCH_VAR_DIR"] = tempfile.mkdtemp(prefix="workbench-bench-")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # As a deployed worker runs: DEBUG off (with it on, Django keeps and formats every query's SQL).
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", "bench-" + "k" * 50)
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")  # the report pages, in this process
     import django
 
     django.setup()
     from django.core.management import call_command
     from django.db import connection
+
+    call_command("collectstatic", "--noinput", verbosity=0)  # the report pages' static files, as deployed
 
     teardown = lambda: None  # noqa: E731
     if connection.vendor == "postgresql":
