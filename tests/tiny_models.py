@@ -19,6 +19,7 @@ BERT_SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 HIDDEN = 32
 # How far a "near" word's embedding row is from its partner's, relative to the rows' own spread.
 NEAR_NOISE = 0.25
+LIKELY_BIAS = 4.0  # added to a likely word's logit in the masked-LM head
 
 
 class FixtureModelError(AssertionError):
@@ -69,12 +70,15 @@ def save_tiny_bert(
     layers: int = 4,
     near: Mapping[str, str] | None = None,
     masked_lm: bool = False,
+    likely: Iterable[str] = (),
 ) -> Path:
     """A random BERT (hidden size 32) whose WordPiece vocabulary is ``words``, saved in ``folder``.
 
     ``texts``: the model must read each without the unknown token (checked after saving).
     ``near``: word -> partner; the word's input embedding is the partner's plus a little noise.
     ``masked_lm``: with its masked-language-model head (``BertForMaskedLM``), for pseudo-log-likelihoods.
+    ``likely``: words the masked-LM head predicts more readily anywhere (its output bias raised by
+    ``LIKELY_BIAS``), as a trained model expects a common word: a synonym likelier than a random compound.
     """
     import torch
     from transformers import BertConfig, BertForMaskedLM, BertModel, BertTokenizerFast
@@ -100,6 +104,10 @@ def save_tiny_bert(
             spread = table.std()
             for word, partner in near.items():
                 table[index[word]] = table[index[partner]] + NEAR_NOISE * spread * torch.randn(HIDDEN)
+    if likely:
+        with torch.no_grad():
+            for word in likely:
+                model.cls.predictions.bias[index[word]] += LIKELY_BIAS
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return check_reads(folder, texts)

@@ -19,16 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import compress
+from typing import NamedTuple
 
 import torch
 
 CAUSAL, MASKED = "causal_lm", "masked_lm"
 
 
-@dataclass(frozen=True)
-class TokenScore:
+class TokenScore(NamedTuple):
+    """One token of a text: its string, its character offsets in the text, its log-probability."""
+
     token: str
-    start: int  # character offsets in the text
+    start: int
     end: int
     logprob: float | None  # None for a causal LM's first token when nothing comes before it
 
@@ -38,34 +42,51 @@ class TokenScore:
 
 @dataclass(frozen=True)
 class TextScore:
-    text: str
-    tokens: tuple[TokenScore, ...]  # the text's own tokens (special tokens are context, never scored)
+    """A text's own tokens (special tokens are context, never scored), kept as parallel lists.
 
-    @property
+    A run scores millions of tokens and needs totals and spans, not one object per token: the
+    ``tokens`` are made only when asked for (``score_text``, the tests).
+    """
+
+    text: str
+    names: Sequence[str]
+    offsets: Sequence[tuple[int, int]]
+    logprobs: Sequence[float | None]
+
+    @classmethod
+    def from_tokens(cls, text: str, tokens: Sequence[TokenScore]) -> TextScore:
+        return cls(text, [t.token for t in tokens], [(t.start, t.end) for t in tokens], [t.logprob for t in tokens])
+
+    @cached_property
+    def tokens(self) -> tuple[TokenScore, ...]:
+        return tuple(
+            TokenScore(name, start, end, value)
+            for name, (start, end), value in zip(self.names, self.offsets, self.logprobs, strict=True)
+        )
+
+    @cached_property
     def total(self) -> float:
         """The sum of the scored tokens' log-probabilities (a first token without context adds nothing)."""
-        return sum(t.logprob for t in self.tokens if t.logprob is not None)
+        return sum(v for v in self.logprobs if v is not None)
 
-    @property
+    @cached_property
     def scored(self) -> int:
         """How many tokens have a log-probability (the denominator of a per-token score)."""
-        return sum(t.logprob is not None for t in self.tokens)
+        return sum(v is not None for v in self.logprobs)
+
+    def inside(self, start: int, end: int) -> list[int]:
+        """The positions of the tokens that overlap the characters ``[start, end)``."""
+        return [i for i, (a, b) in enumerate(self.offsets) if a < end and start < b]
 
     def span_logprob(self, start: int, end: int) -> float | None:
         """The log-probability of the tokens overlapping ``[start, end)``; None when one has none or none overlaps."""
-        inside = [t for t in self.tokens if t.start < end and start < t.end]
-        if not inside or any(t.logprob is None for t in inside):
+        values = [self.logprobs[i] for i in self.inside(start, end)]
+        if not values or any(v is None for v in values):
             return None
-        return sum(t.logprob for t in inside)
+        return sum(values)
 
     def to_dict(self) -> dict:
         return {"text": self.text, "tokens": [t.to_dict() for t in self.tokens], "total": self.total}
-
-
-def by_length(texts: Sequence[str], tokenizer) -> list[int]:
-    """Indices of ``texts`` from the shortest to the longest in tokens (less padding per batch)."""
-    lengths = [len(ids) for ids in tokenizer(list(texts), add_special_tokens=False)["input_ids"]]
-    return sorted(range(len(texts)), key=lambda i: (lengths[i], i))
 
 
 def chunks(items: Sequence, size: int) -> Iterator[Sequence]:
@@ -87,18 +108,25 @@ def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     return logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - torch.logsumexp(logits, dim=-1)
 
 
-def encode(tokenizer, texts: Sequence[str]) -> list[dict]:
-    """Each text's ids, offsets, special-token mask and word ids, as the tokenizer gives them by default."""
+def encode(tokenizer, texts: Sequence[str], words: bool = False) -> list[dict]:
+    """Each text's ids, token strings, offsets and special-token mask (and word ids if ``words``), as the
+    tokenizer gives them by default, in one call for every text."""
     encoded = tokenizer(list(texts), return_offsets_mapping=True, return_special_tokens_mask=True)
     return [
         {
             "ids": encoded["input_ids"][i],
+            "tokens": encoded.tokens(i),
             "offsets": encoded["offset_mapping"][i],
             "special": encoded["special_tokens_mask"][i],
-            "words": encoded.word_ids(i),
+            **({"words": encoded.word_ids(i)} if words else {}),
         }
         for i in range(len(texts))
     ]
+
+
+def shortest_first(encoded: Sequence[dict]) -> list[int]:
+    """Indices of the encoded texts from the fewest tokens to the most (less padding per batch)."""
+    return sorted(range(len(encoded)), key=lambda i: (len(encoded[i]["ids"]), i))
 
 
 def causal_scores(model, tokenizer, texts: Sequence[str], batch_size: int = 16) -> list[TextScore]:
@@ -106,7 +134,7 @@ def causal_scores(model, tokenizer, texts: Sequence[str], batch_size: int = 16) 
     encoded = encode(tokenizer, texts)
     found: list[list[float | None]] = [[] for _ in texts]
     device = next(model.parameters()).device
-    for batch in chunks(by_length(texts, tokenizer), batch_size):
+    for batch in chunks(shortest_first(encoded), batch_size):
         width = max(len(encoded[i]["ids"]) for i in batch)
         ids = torch.full((len(batch), width), pad_id(tokenizer), dtype=torch.long)
         mask = torch.zeros((len(batch), width), dtype=torch.long)
@@ -120,18 +148,18 @@ def causal_scores(model, tokenizer, texts: Sequence[str], batch_size: int = 16) 
         for row, i in enumerate(batch):
             n = len(encoded[i]["ids"])
             found[i] = [None, *scores[row, : n - 1].tolist()]
-    return [text_score(text, encoded[i], found[i], tokenizer) for i, text in enumerate(texts)]
+    return [text_score(text, encoded[i], found[i]) for i, text in enumerate(texts)]
 
 
 def masked_rows(item: dict, mask_id: int, within_word: bool) -> list[tuple[int, list[int]]]:
     """(scored position, ids with it masked) per non-special token; with ``within_word``, later pieces of its word too."""
-    ids, words = item["ids"], item["words"]
+    ids, words = item["ids"], item.get("words")
     targets = [p for p, special in enumerate(item["special"]) if not special]
     rows = []
     for position in targets:
         masked = list(ids)
         hidden = [position]
-        if within_word and words[position] is not None:
+        if within_word and words is not None and words[position] is not None:
             hidden += [j for j in range(position + 1, targets[-1] + 1) if words[j] == words[position]]
         for j in hidden:
             masked[j] = mask_id
@@ -145,10 +173,10 @@ def masked_scores(
     """Every token's pseudo-log-likelihood in its text, for each text (one row per token, rows batched)."""
     if tokenizer.mask_token_id is None:
         raise ValueError("this tokenizer has no mask token: a masked LM's pseudo-log-likelihood needs one")
-    encoded = encode(tokenizer, texts)
+    encoded = encode(tokenizer, texts, words=within_word)
     rows = [
         (i, position, masked)
-        for i in by_length(texts, tokenizer)
+        for i in shortest_first(encoded)
         for position, masked in masked_rows(encoded[i], tokenizer.mask_token_id, within_word)
     ]
     found: list[list[float | None]] = [[None] * len(item["ids"]) for item in encoded]
@@ -168,18 +196,21 @@ def masked_scores(
             scores = token_logprobs(picked, targets.to(device)).cpu().tolist()
         for (i, position, _), score in zip(batch, scores, strict=True):
             found[i][position] = score
-    return [text_score(text, encoded[i], found[i], tokenizer) for i, text in enumerate(texts)]
+    return [text_score(text, encoded[i], found[i]) for i, text in enumerate(texts)]
 
 
-def text_score(text: str, item: dict, logprobs: Sequence[float | None], tokenizer) -> TextScore:
+def text_score(text: str, item: dict, logprobs: Sequence[float | None]) -> TextScore:
     """The text's own tokens (special ones left out) with their offsets and log-probabilities."""
-    names = tokenizer.convert_ids_to_tokens(item["ids"])
-    tokens = tuple(
-        TokenScore(names[p], int(item["offsets"][p][0]), int(item["offsets"][p][1]), logprobs[p])
-        for p in range(len(item["ids"]))
-        if not item["special"][p]
+    special = item["special"]
+    if not any(special):
+        return TextScore(text, item["tokens"], item["offsets"], logprobs)
+    keep = [not flag for flag in special]
+    return TextScore(
+        text,
+        list(compress(item["tokens"], keep)),
+        list(compress(item["offsets"], keep)),
+        list(compress(logprobs, keep)),
     )
-    return TextScore(text, tokens)
 
 
 def score_texts(kind: str, model, tokenizer, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
