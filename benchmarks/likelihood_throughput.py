@@ -56,38 +56,21 @@ def release_texts(data: Path, limit: int | None) -> list[str]:
 
 
 def build_models(texts: list[str], folder: Path) -> dict[str, Path]:
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
+    """The tests' tiny LLaMA, and a 6-layer LLaMA-shaped model with an 8,000-token vocabulary, both on the texts."""
     from tests.tiny_models import save_tiny_llama
 
-    built = {"tiny-llama": save_tiny_llama(folder / "tiny", texts[:2000], causal_lm=True)}
-    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
-    bpe.pre_tokenizer = pre_tokenizers.Sequence(
-        [pre_tokenizers.Punctuation(behavior="isolated"), pre_tokenizers.Metaspace(replacement="▁")]
-    )
-    bpe.decoder = decoders.Metaspace(replacement="▁")
-    bpe.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=8000, special_tokens=["<unk>", "<s>", "</s>"]))
-    bpe.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
-    torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=256,
-        intermediate_size=688,
-        num_hidden_layers=6,
-        num_attention_heads=8,
-        num_key_value_heads=8,
-        max_position_embeddings=512,
-        bos_token_id=1,
-        eos_token_id=2,
-    )
-    path = folder / "llama-6l"
-    LlamaForCausalLM(config).eval().save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    built["llama-6l"] = path
-    return built
+    six_layers = {
+        "hidden_size": 256,
+        "intermediate_size": 688,
+        "num_hidden_layers": 6,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 512,
+    }
+    return {
+        "tiny-llama": save_tiny_llama(folder / "tiny", texts, causal_lm=True, shape={"max_position_embeddings": 512}),
+        "llama-6l": save_tiny_llama(folder / "6l", texts, causal_lm=True, vocab_size=8000, shape=six_layers),
+    }
 
 
 def measure(name: str, path: Path, texts: list[str], batch_size: int, repeat: int) -> dict:

@@ -113,12 +113,21 @@ def save_tiny_bert(
     return check_reads(folder, texts)
 
 
-def save_tiny_llama(folder: Path, corpus: list[str], *, seed: int = 0, causal_lm: bool = False) -> Path:
+def save_tiny_llama(
+    folder: Path,
+    corpus: list[str],
+    *,
+    seed: int = 0,
+    causal_lm: bool = False,
+    vocab_size: int = 60,
+    shape: Mapping[str, int] | None = None,
+) -> Path:
     """A random LLaMA-style decoder with a byte-pair vocabulary trained on ``corpus``, saved in ``folder``.
 
     Like LLaMA: Metaspace pre-tokenisation (a word's token carries the space before it), a BOS token and no
     pad token, so the backend must choose one. Every text of ``corpus`` is checked to read without ``<unk>``.
     ``causal_lm``: with its language-model head (``LlamaForCausalLM``), for log-probabilities.
+    ``shape``: LlamaConfig sizes instead of the tiny ones (benchmarks build a 6-layer model this way).
     """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
@@ -130,18 +139,21 @@ def save_tiny_llama(folder: Path, corpus: list[str], *, seed: int = 0, causal_lm
         [pre_tokenizers.Punctuation(behavior="isolated"), pre_tokenizers.Metaspace(replacement="▁")]
     )
     bpe.decoder = decoders.Metaspace(replacement="▁")
-    bpe.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=60, special_tokens=["<unk>", "<s>", "</s>"]))
+    bpe.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>", "<s>", "</s>"]))
     bpe.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", 1)])
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
     torch.manual_seed(seed)
+    sizes = {
+        "hidden_size": HIDDEN,
+        "intermediate_size": 64,
+        "num_hidden_layers": 3,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "max_position_embeddings": 64,
+    } | dict(shape or {})
     config = LlamaConfig(
         vocab_size=len(tokenizer),
-        hidden_size=HIDDEN,
-        intermediate_size=64,
-        num_hidden_layers=3,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
+        **sizes,
         bos_token_id=1,
         eos_token_id=2,
     )
