@@ -60,6 +60,7 @@ class EmbeddingModel(models.Model):
         ELMO = "elmo", "ELMo (options.json + weights.hdf5)"
         CAUSAL_LM = "causal_lm", "Causal language model (likelihood probes: log-probabilities)"
         MASKED_LM = "masked_lm", "Masked language model (likelihood probes: pseudo-log-likelihoods)"
+        OPENAI_COMPLETIONS = "openai_completions", "OpenAI-compatible completions server (likelihood probes)"
 
     class Queue(models.TextChoices):
         CPU = "cpu", "CPU workers"
@@ -148,10 +149,10 @@ class EmbeddingModel(models.Model):
     @property
     def is_language_model(self) -> bool:
         """Scored by likelihood (log-probabilities of texts), not embedded: no similarity probes."""
-        return self.kind in (self.Kind.CAUSAL_LM, self.Kind.MASKED_LM)
+        return self.kind in (self.Kind.CAUSAL_LM, self.Kind.MASKED_LM, self.Kind.OPENAI_COMPLETIONS)
 
     def load_language_model(self):
-        """The causal or masked LM (``probing.likelihood.loading.LanguageModel``), once the rules allow it."""
+        """The causal or masked LM, or the completions server, that scores texts, once the rules allow it."""
         from probing.likelihood.loading import load_checked_language_model
 
         return load_checked_language_model(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())

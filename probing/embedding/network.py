@@ -15,6 +15,7 @@ import ipaddress
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -147,3 +148,38 @@ def http_client(rules: ApiRules | None, timeout: float, resolver: Resolver = res
             ssl_context=httpx2.create_ssl_context(), network_backend=CheckedBackend()
         )
     return httpx2.Client(transport=transport, follow_redirects=False, timeout=timeout, trust_env=rules is None)
+
+
+T = TypeVar("T")
+
+
+def with_retries(
+    call: Callable[[], T], max_retries: int, backoff_seconds: float, sleep: Callable[[float], None], log, what: str
+) -> T:
+    """``call()`` through the OpenAI SDK, again after a rate limit, a server error or a dropped connection.
+
+    Waits ``backoff_seconds`` and doubles it each time, ``max_retries`` times at most. A request the
+    rules refused (``RefusedRequest``) and any other client error (4xx) are raised at once: asking
+    again would not change them.
+    """
+    import openai
+
+    for attempt in range(max_retries + 1):
+        try:
+            return call()
+        except openai.APIConnectionError as error:
+            if isinstance(error.__cause__, RefusedRequest):
+                raise error.__cause__ from None
+            retryable = error
+        except (openai.RateLimitError, openai.InternalServerError) as error:
+            retryable = error
+        except openai.APIStatusError as error:
+            if error.status_code < 500:
+                raise
+            retryable = error
+        if attempt == max_retries:
+            raise retryable
+        wait = backoff_seconds * 2**attempt
+        log.warning("%s request failed (%s); retry %d in %.1fs", what, retryable, attempt + 1, wait)
+        sleep(wait)
+    raise AssertionError("unreachable")

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
-from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, RefusedRequest, http_client
+from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, http_client, with_retries
 
 log = logging.getLogger(__name__)
 
@@ -112,31 +112,13 @@ class OpenAIBackend:
         return [Vectors(sentence=vectors[item.text].copy(), span=None, tokens=lengths[item.text]) for item in items]
 
     def _request(self, texts: list[str]) -> list[np.ndarray]:
-        import openai
-
         extra = {"dimensions": int(self.dimensions)} if self.dimensions else {}
-        for attempt in range(self.max_retries + 1):
+
+        def call():
             self.requests += 1
-            try:
-                response = self.client().embeddings.create(
-                    input=texts, model=self.model, encoding_format="float", **extra
-                )
-                break
-            except openai.APIConnectionError as error:
-                if isinstance(error.__cause__, RefusedRequest):
-                    raise error.__cause__ from None  # the rules said no: asking again would not change that
-                retryable = error
-            except (openai.RateLimitError, openai.InternalServerError) as error:
-                retryable = error
-            except openai.APIStatusError as error:
-                if error.status_code < 500:
-                    raise
-                retryable = error
-            if attempt == self.max_retries:
-                raise retryable
-            wait = self.backoff_seconds * 2**attempt
-            log.warning("embeddings request failed (%s); retry %d in %.1fs", retryable, attempt + 1, wait)
-            self.sleep(wait)
+            return self.client().embeddings.create(input=texts, model=self.model, encoding_format="float", **extra)
+
+        response = with_retries(call, self.max_retries, self.backoff_seconds, self.sleep, log, "embeddings")
         rows = sorted(response.data, key=lambda row: row.index)
         if len(rows) != len(texts):
             raise RuntimeError(f"asked for {len(texts)} embeddings, got {len(rows)}")

@@ -16,7 +16,8 @@ depth: a row written another way, or a file changed since, is caught there).
   ``ENGINES`` (a transformer encoder may run in ONNX Runtime, its export kept in ``engine_cache``).
 - ``elmo`` models: the options file and the weights file (``elmo_files``), each inside the
   model folders; nothing they hold unpickles (JSON, HDF5 datasets read as arrays).
-- ``openai`` models: the key variable and ``base_url`` are checked by ``ApiRules``.
+- ``openai`` and ``openai_completions`` models: the key variable and ``base_url`` are checked by
+  ``ApiRules`` (a completions server has no default address: ``base_url`` is required).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ LOCAL_KINDS = (
     "causal_lm",
     "masked_lm",
 )
+# Models reached over HTTP: their key variable and base_url are checked by ApiRules, nothing is loaded.
+API_KINDS = ("openai", "openai_completions")
 # The options each backend reads (see their docstrings); anything else is refused.
 OPTIONS = {
     "transformer": {"name", "revision", "engine"},
@@ -53,6 +56,7 @@ OPTIONS = {
     # Language models scored by likelihood (probing.likelihood), not embedded.
     "causal_lm": {"name", "revision"},
     "masked_lm": {"name", "revision"},
+    "openai_completions": {"model", "base_url", "api_key_env", "max_retries", "backoff_seconds", "timeout"},
     "openai": {
         "model",
         "base_url",
@@ -111,7 +115,13 @@ def check_model(
     the GPU workers only) is checked for its place but not its contents; the worker checks both.
     """
     check_options(kind, options)
-    if kind == "openai":
+    if kind in API_KINDS:
+        if kind == "openai_completions" and not options.get("base_url"):
+            raise RefusedSource(
+                "base_url: the /v1 address of the completions server (vLLM, llama.cpp), on a host the "
+                "administrator lists",
+                field="options",
+            )
         try:
             rules.api.check_key_env(options.get("api_key_env") or DEFAULT_KEY_ENV)
             rules.api.check_url(options.get("base_url") or DEFAULT_BASE_URL, resolver)

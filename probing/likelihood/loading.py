@@ -15,13 +15,16 @@ from typing import Any
 
 from probing.embedding.base import default_model_name, safetensors_only, weights_sha256
 from probing.embedding.sources import LoadRules, check_model
+from probing.likelihood.completions import KIND as COMPLETIONS
+from probing.likelihood.completions import CompletionsScorer
 from probing.likelihood.scoring import CAUSAL, MASKED, TextScore, score_texts
 
-LIKELIHOOD_KINDS = (CAUSAL, MASKED)
+LIKELIHOOD_KINDS = (CAUSAL, MASKED, COMPLETIONS)
 # What each kind is scored by, as reports and the score_text command say it.
 MEASURES = {
     CAUSAL: "log-probability of each token given the tokens before it",
     MASKED: "pseudo-log-likelihood of each token (masked, with the later pieces of its word; Kauf & Ivanova 2023)",
+    COMPLETIONS: "log-probability of each token given the tokens before it, as the server computes it",
 }
 
 
@@ -42,8 +45,8 @@ def open_language_model(kind: str, source: str, options: dict | None = None, *, 
     """Load a local ``causal_lm`` or ``masked_lm`` folder (float32, evaluation mode) with its fast tokenizer."""
     from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
-    if kind not in LIKELIHOOD_KINDS:
-        raise ValueError(f"{kind!r} models are not scored by likelihood: {' or '.join(LIKELIHOOD_KINDS)}")
+    if kind not in (CAUSAL, MASKED):
+        raise ValueError(f"{kind!r} is not a local language model: causal_lm or masked_lm folders only")
     options = dict(options or {})
     revision = options.get("revision")
     tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True, revision=revision)
@@ -65,7 +68,13 @@ def open_language_model(kind: str, source: str, options: dict | None = None, *, 
     return LanguageModel(kind, model, tokenizer, identity)
 
 
-def load_checked_language_model(kind: str, source: str, options: dict, rules: LoadRules) -> LanguageModel:
-    """A registered language model, checked against the rules on this machine, then opened."""
+def load_checked_language_model(kind: str, source: str, options: dict, rules: LoadRules):
+    """A registered language model, checked against the rules on this machine, then opened.
+
+    A local folder gives a ``LanguageModel``; an ``openai_completions`` server a ``CompletionsScorer``
+    (its host and key checked again before each first request). Both score texts alike.
+    """
     permit = check_model(kind, source, options, rules, on_worker=True)
+    if kind == COMPLETIONS:
+        return CompletionsScorer(source, options, rules=rules.api)
     return open_language_model(kind, permit.path, options, allow_pickle=permit.allow_pickle)

@@ -1,0 +1,147 @@
+"""Log-probabilities from an OpenAI-compatible completions server (vLLM, llama.cpp): the prompt echoed with them.
+
+``POST /v1/completions`` with ``echo: true``, ``logprobs: 0`` and ``max_tokens: 0`` returns each
+prompt's tokens, their character offsets (``text_offset``) and their log-probabilities
+(``token_logprobs``, the first one null: nothing comes before it), as vLLM and llama.cpp's server
+serve them. A server that generates a token anyway has it cut off (its offset is past the prompt);
+the start token echoed at offset 0 without a log-probability is context, not text, and left out,
+as the local scorer leaves special tokens out. A token ends where the next one starts. The host, key and redirect rules are those of the
+embeddings client (``probing.embedding.network``): the same ``ApiRules``, the same checked
+connection, the same retries after a rate limit or a server error.
+
+A chat-only endpoint cannot give prompt log-probabilities: a server that answers /v1/completions
+with 404 or 405, or says the model needs the chat API, is refused with ``ChatOnlyEndpoint``. An
+answer without the log-probabilities is an error naming what is missing, never zeros.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Sequence
+
+from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, http_client, with_retries
+from probing.likelihood.scoring import TextScore
+
+log = logging.getLogger(__name__)
+
+KIND = "openai_completions"
+MAX_PROMPTS_PER_REQUEST = 32
+CHAT_HINTS = ("chat", "messages")
+
+
+class ChatOnlyEndpoint(ValueError):
+    """The server offers chat completions only: no prompt log-probabilities, so no likelihood probes."""
+
+
+class MalformedAnswer(ValueError):
+    """The server answered without what a likelihood probe needs (the echoed tokens and their log-probabilities)."""
+
+
+class CompletionsScorer:
+    """Prompt log-probabilities over HTTP. Options: model, base_url, api_key_env, max_retries (default 5),
+    backoff_seconds (first wait, doubled each retry; default 1), timeout."""
+
+    kind = KIND
+
+    def __init__(
+        self, source: str, options: dict, rules: ApiRules | None = None, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        self.model = options.get("model") or source
+        base_url = options.get("base_url")
+        if not base_url:
+            raise ValueError("an openai_completions model needs options['base_url'], the server's /v1 address")
+        self.base_url = str(base_url).rstrip("/")
+        self.api_key_env = options.get("api_key_env") or DEFAULT_KEY_ENV
+        self.rules = rules
+        self.max_retries = int(options.get("max_retries", 5))
+        self.backoff_seconds = float(options.get("backoff_seconds", 1.0))
+        self.timeout = float(options.get("timeout", 60.0))
+        self.sleep = sleep
+        self.requests = 0  # HTTP attempts, retries included
+        self._client = None
+
+    @property
+    def identity(self) -> dict:
+        return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}
+
+    def client(self):
+        if self._client is None:
+            import openai
+
+            if self.rules is not None:  # before the key is read
+                self.rules.check_key_env(self.api_key_env)
+                self.rules.check_url(self.base_url)
+            key = os.environ.get(self.api_key_env)
+            if not key:
+                raise RuntimeError(f"set the environment variable {self.api_key_env} to the API key")
+            self._client = openai.OpenAI(
+                api_key=key,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.timeout,
+                http_client=http_client(self.rules, self.timeout),
+            )
+        return self._client
+
+    def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+        size = min(batch_size or MAX_PROMPTS_PER_REQUEST, MAX_PROMPTS_PER_REQUEST)
+        found: list[TextScore] = []
+        for start in range(0, len(texts), size):
+            found += self._request(list(texts[start : start + size]))
+        return found
+
+    def _request(self, prompts: list[str]) -> list[TextScore]:
+        import openai
+
+        def call():
+            self.requests += 1
+            return self.client().completions.create(
+                model=self.model, prompt=prompts, echo=True, logprobs=0, max_tokens=0, temperature=0.0
+            )
+
+        try:
+            response = with_retries(call, self.max_retries, self.backoff_seconds, self.sleep, log, "completions")
+        except openai.APIStatusError as error:
+            message = str(getattr(error, "message", "") or error)
+            if error.status_code in (404, 405) or any(hint in message.lower() for hint in CHAT_HINTS):
+                raise ChatOnlyEndpoint(
+                    f"{self.base_url} does not serve /v1/completions for {self.model} ({error.status_code}: "
+                    f"{message[:200]}): likelihood probes need the prompt's log-probabilities (echo and logprobs), "
+                    "which chat-only endpoints do not give"
+                ) from None
+            raise
+        choices = sorted(response.choices, key=lambda choice: choice.index)
+        if len(choices) != len(prompts):
+            raise MalformedAnswer(f"asked to score {len(prompts)} prompts, the server answered {len(choices)}")
+        return [echoed(prompt, choice) for prompt, choice in zip(prompts, choices, strict=True)]
+
+
+def echoed(prompt: str, choice) -> TextScore:
+    """A prompt's score from its echoed tokens: offsets from ``text_offset``, each token ending where the next starts."""
+    logprobs = getattr(choice, "logprobs", None)
+    tokens = getattr(logprobs, "tokens", None)
+    offsets = getattr(logprobs, "text_offset", None)
+    values = getattr(logprobs, "token_logprobs", None)
+    if not tokens or offsets is None or values is None:
+        raise MalformedAnswer(
+            "the server's answer has no logprobs.tokens, text_offset and token_logprobs: ask a server that "
+            "echoes the prompt with its log-probabilities (vLLM, llama.cpp)"
+        )
+    if not len(tokens) == len(offsets) == len(values):
+        raise MalformedAnswer("the server's tokens, offsets and log-probabilities differ in number")
+    names, spans, found = [], [], []
+    for i, (token, start, value) in enumerate(zip(tokens, offsets, values, strict=True)):
+        if start >= len(prompt):
+            break  # generated after the prompt
+        end = min(offsets[i + 1], len(prompt)) if i + 1 < len(offsets) else len(prompt)
+        if i == 0 and value is None and end <= start:
+            continue  # the start token echoed at the first offset, with no log-probability: context, not text
+        # A token that adds no character of its own (the space a Metaspace tokenizer puts before the first
+        # word) covers the character it stands before, as the tokenizer's own offsets say.
+        end = min(max(end, start + 1), len(prompt))
+        names.append(token)
+        spans.append((int(start), int(end)))
+        found.append(None if value is None else float(value))
+    return TextScore(prompt, names, spans, found)
