@@ -59,7 +59,22 @@ class LanguageModelServer(ThreadingHTTPServer):
         self.server_close()
 
 
-class Handler(BaseHTTPRequestHandler):
+class JsonHandler(BaseHTTPRequestHandler):
+    """A handler that answers JSON and logs nothing (the test servers of the model endpoints share it)."""
+
+    def reply(self, status: int, payload: dict) -> None:
+        raw = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+class Handler(JsonHandler):
     server: LanguageModelServer
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
@@ -101,14 +116,3 @@ class Handler(BaseHTTPRequestHandler):
     def envelope(kind: str, body: dict, choices: list) -> dict:
         usage = {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1}
         return {"id": "cmpl-local", "object": kind, "created": int(time.time()), "model": body.get("model"), "choices": choices, "usage": usage}  # fmt: skip
-
-    def reply(self, status: int, payload: dict) -> None:
-        raw = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def log_message(self, *args) -> None:
-        pass

@@ -183,3 +183,22 @@ def with_retries(
         log.warning("%s request failed (%s); retry %d in %.1fs", what, retryable, attempt + 1, wait)
         sleep(wait)
     raise AssertionError("unreachable")
+
+
+def openai_client(base_url: str, api_key_env: str, rules: ApiRules | None, timeout: float):
+    """The OpenAI SDK's client for a model endpoint: with ``rules``, the key variable and ``base_url``
+    are checked before the key is read, and the connection is the checked one (``http_client``).
+    Retries are the caller's (``with_retries``), so they are counted, logged and testable."""
+    import os
+
+    import openai
+
+    if rules is not None:
+        rules.check_key_env(api_key_env)
+        rules.check_url(base_url)
+    key = os.environ.get(api_key_env)
+    if not key:
+        raise RuntimeError(f"set the environment variable {api_key_env} to the API key")
+    return openai.OpenAI(
+        api_key=key, base_url=base_url, max_retries=0, timeout=timeout, http_client=http_client(rules, timeout)
+    )

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import time
 from collections.abc import Callable
 
 import numpy as np
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
-from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, http_client, with_retries
+from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, openai_client, with_retries
 
 log = logging.getLogger(__name__)
 
@@ -83,22 +82,7 @@ class OpenAIBackend:
 
     def client(self):
         if self._client is None:
-            import openai
-
-            if self.rules is not None:  # before the key is read
-                self.rules.check_key_env(self.api_key_env)
-                self.rules.check_url(self.base_url)
-            key = os.environ.get(self.api_key_env)
-            if not key:
-                raise RuntimeError(f"set the environment variable {self.api_key_env} to the API key")
-            # Retries are ours (below), so they are counted, logged and testable.
-            self._client = openai.OpenAI(
-                api_key=key,
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self.timeout,
-                http_client=http_client(self.rules, self.timeout),
-            )
+            self._client = openai_client(self.base_url, self.api_key_env, self.rules, self.timeout)
         return self._client
 
     def embed_batch(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]:

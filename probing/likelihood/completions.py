@@ -17,11 +17,10 @@ answer without the log-probabilities is an error naming what is missing, never z
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 
-from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, http_client, with_retries
+from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, openai_client, with_retries
 from probing.likelihood.scoring import TextScore
 
 log = logging.getLogger(__name__)
@@ -68,21 +67,7 @@ class CompletionsScorer:
 
     def client(self):
         if self._client is None:
-            import openai
-
-            if self.rules is not None:  # before the key is read
-                self.rules.check_key_env(self.api_key_env)
-                self.rules.check_url(self.base_url)
-            key = os.environ.get(self.api_key_env)
-            if not key:
-                raise RuntimeError(f"set the environment variable {self.api_key_env} to the API key")
-            self._client = openai.OpenAI(
-                api_key=key,
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self.timeout,
-                http_client=http_client(self.rules, self.timeout),
-            )
+            self._client = openai_client(self.base_url, self.api_key_env, self.rules, self.timeout)
         return self._client
 
     def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import numpy as np
 import pytest
 
 from probing.embedding import EmbedConfig, TextSpan, load_backend
 from probing.run.engine import MemoryCache, embed_all
+from tests.llm_server import JsonHandler
 
 
 def fake_vector(text: str) -> list[float]:
@@ -30,7 +31,7 @@ class EmbeddingsServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
 
-class EmbeddingsHandler(BaseHTTPRequestHandler):
+class EmbeddingsHandler(JsonHandler):
     def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
@@ -41,17 +42,6 @@ class EmbeddingsHandler(BaseHTTPRequestHandler):
         data.reverse()  # the client must order by index
         usage = {"prompt_tokens": 1, "total_tokens": 1}
         self.reply(200, {"object": "list", "data": data, "model": body["model"], "usage": usage})
-
-    def reply(self, status: int, payload: dict) -> None:
-        raw = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
-
-    def log_message(self, *args) -> None:
-        pass
 
 
 @pytest.fixture
