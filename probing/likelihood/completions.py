@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, openai_client, with_retries
-from probing.likelihood.scoring import TextScore
+from probing.likelihood.scores import TextScore
 
 log = logging.getLogger(__name__)
 

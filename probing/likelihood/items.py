@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from probing.likelihood.choices import ScoredItem, item_metrics
-from probing.likelihood.scoring import TextScore
+from probing.likelihood.scores import TextScore
 from probing.measures.probes import Pair
 
 TEMPLATE_VERSION = 1

@@ -17,7 +17,7 @@ from probing.embedding.base import default_model_name, safetensors_only, weights
 from probing.embedding.sources import LoadRules, check_model
 from probing.likelihood.completions import KIND as COMPLETIONS
 from probing.likelihood.completions import CompletionsScorer
-from probing.likelihood.scoring import CAUSAL, MASKED, TextScore, score_texts
+from probing.likelihood.scores import CAUSAL, MASKED, TextScore
 
 LIKELIHOOD_KINDS = (CAUSAL, MASKED, COMPLETIONS)
 # What each kind is scored by, as reports and the score_text command say it.
@@ -38,6 +38,8 @@ class LanguageModel:
     identity: dict
 
     def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+        from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
+
         return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size)
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from statistics import fmean
 
 from probing.embedding.base import TextSpan
-from probing.likelihood.scoring import TextScore
+from probing.likelihood.scores import TextScore
 from probing.measures.probes import Pair
 
 LEVELS = ("sentence", "nc")

@@ -9,7 +9,7 @@ import pytest
 from probing.embedding.base import TextSpan
 from probing.likelihood.items import DELIMITER, TEMPLATE_VERSION, choice_items, item_rows, template_of
 from probing.likelihood.preferences import compound_rows, sentence_rows
-from probing.likelihood.scoring import TextScore, TokenScore
+from probing.likelihood.scores import TextScore, TokenScore
 from probing.measures.probes import Pair
 
 SENTENCE = "My sister is a night owl at heart."
