@@ -35,11 +35,24 @@ INT_MARKER = 31_337
 STR_MARKER = "\x1fprepared-marker-"
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _hex(value: Any) -> Any:
+    return value.hex if isinstance(value, uuid.UUID) else None
+
+
+# How a value may stand among the compiled parameters: as itself, or (a UUID on a database without
+# a UUID type, SQLite) as its hex string.
+FORMS: tuple[Callable[[Any], Any], ...] = (_same, _hex)
+
+
 @dataclass(frozen=True)
 class Compiled:
     sql: str
     params: tuple
-    slots: tuple[tuple[int, int], ...]  # (position among the parameters, index of the value)
+    slots: tuple[tuple[int, int, Callable[[Any], Any]], ...]  # (position among the parameters, value index, form)
     build_row: Callable[[tuple], Model]
     converters: dict
 
@@ -79,10 +92,12 @@ class Prepared(Generic[T]):
         sql, params = compiler.as_sql()
         slots = []
         for index, value in enumerate(markers):
-            positions = [pos for pos, param in enumerate(params) if param == value]
-            if len(positions) != 1:
-                raise ValueError(f"value {index} appears {len(positions)} times in the SQL's parameters, not once")
-            slots.append((positions[0], index))
+            # The database's form of the value: a UUID is a UUID on PostgreSQL, its hex on SQLite.
+            forms = [(form, form(value)) for form in FORMS if form(value) is not None]
+            found = [(pos, form) for pos, param in enumerate(params) for form, shown in forms if param == shown]
+            if len(found) != 1:
+                raise ValueError(f"value {index} appears {len(found)} times in the SQL's parameters, not once")
+            slots.append((found[0][0], index, found[0][1]))
         select, klass_info = compiler.select, compiler.klass_info
         if klass_info is None or compiler.annotation_col_map:
             raise ValueError("only querysets of model instances (no values(), no annotations) can be prepared")
@@ -106,8 +121,8 @@ class Prepared(Generic[T]):
         """The instances the queryset ``build(*values)`` returns, without compiling it again."""
         compiled = self.compiled()
         params = list(compiled.params)
-        for position, index in compiled.slots:
-            params[position] = values[index]
+        for position, index, form in compiled.slots:
+            params[position] = form(values[index])
         connection = connections[self.using]
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)

@@ -108,3 +108,24 @@ def test_columns_with_database_converters_come_back_converted():
     [found] = prepared.fetch(compound.pk)
     same_row(found, Compound.objects.get(pk=compound.pk))
     assert found.gold_synonym_evidence == {"brain": ["wordnet"], "n": 2}
+
+
+def test_on_sqlite_a_uuid_is_bound_as_its_hex_as_django_binds_it():
+    # The demo runs on SQLite, which has no UUID type: Django sends a UUID's hex, and so must the binding.
+    from django.db import connections
+    from django.db.utils import ConnectionHandler
+
+    filled = ConnectionHandler({"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}).settings
+    connections.settings["sqlite"] = filled["default"]
+    try:
+        prepared = Prepared(LOCKED_ASSIGNMENT.build, LOCKED_ASSIGNMENT.kinds, using="sqlite")
+        compiled = prepared.compiled()
+        token = uuid.uuid4()
+        params = list(compiled.params)
+        for position, index, form in compiled.slots:
+            params[position] = form([token, 7][index])
+        _, expected = LOCKED_ASSIGNMENT.build(token, 7).query.get_compiler("sqlite").as_sql()
+        assert params == list(expected) and token.hex in params
+    finally:
+        connections["sqlite"].close()
+        del connections.settings["sqlite"]
