@@ -149,7 +149,7 @@ class EmbeddingModel(models.Model):
     @property
     def is_language_model(self) -> bool:
         """Scored by likelihood (log-probabilities of texts), not embedded: no similarity probes."""
-        return self.kind in (self.Kind.CAUSAL_LM, self.Kind.MASKED_LM, self.Kind.OPENAI_COMPLETIONS)
+        return self.kind in LANGUAGE_MODEL_KINDS
 
     def load_language_model(self):
         """The causal or masked LM, or the completions server, that scores texts, once the rules allow it."""
@@ -182,6 +182,14 @@ def resolve_config(data: dict):
         return EmbedConfig.from_dict(data)
     except TypeError as error:
         raise ValueError(f"bad config {data!r}: {error}") from None
+
+
+# Models scored by likelihood, not embedded: similarity runs (and their schedules) leave them out.
+LANGUAGE_MODEL_KINDS = (
+    EmbeddingModel.Kind.CAUSAL_LM,
+    EmbeddingModel.Kind.MASKED_LM,
+    EmbeddingModel.Kind.OPENAI_COMPLETIONS,
+)
 
 
 class ProbeRunQuerySet(models.QuerySet):

@@ -1,5 +1,7 @@
 """Runs nobody starts by hand: every night on the newest release, and when a release is published.
 
+Similarity runs: language models (scored by likelihood, ``LANGUAGE_MODEL_KINDS``) are left out.
+
 The nightly run is a django-celery-beat ``PeriodicTask`` ("nightly probe runs", 02:00, created by
 migration 0003) that curators edit in the admin. A run is started at most once per release,
 model and config: a second trigger finds the first run and leaves it (a failed run may be retried).
@@ -13,7 +15,7 @@ import logging
 from django.db import transaction
 
 from probing.actions import ProbeError, create_probe_run
-from probing.models import EmbeddingModel, ProbeRun, config_hash
+from probing.models import LANGUAGE_MODEL_KINDS, EmbeddingModel, ProbeRun, config_hash
 from releases.models import Release
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,8 @@ def start_nightly_runs(release: Release | None = None) -> list[ProbeRun]:
     release = release or Release.objects.current()
     if release is None:
         return []
-    runs = [ensure_run(release, model) for model in EmbeddingModel.objects.filter(active=True)]
+    models = EmbeddingModel.objects.filter(active=True).exclude(kind__in=LANGUAGE_MODEL_KINDS)
+    runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]
 
 
@@ -51,5 +54,6 @@ def start_publish_runs(release: Release) -> list[ProbeRun]:
     """Runs of the models marked ``run_on_publish`` on a published ``release``."""
     if not release.is_published:
         return []
-    runs = [ensure_run(release, model) for model in EmbeddingModel.objects.filter(run_on_publish=True)]
+    models = EmbeddingModel.objects.filter(run_on_publish=True).exclude(kind__in=LANGUAGE_MODEL_KINDS)
+    runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]

@@ -88,3 +88,14 @@ def test_a_similarity_run_of_a_language_model_is_refused_saying_why(tiny_llama):
     model = register_model("tiny-llama", "causal_lm", str(tiny_llama))
     with pytest.raises(ProbeError, match="gives log-probabilities of texts"):
         create_probe_run(publish(), model)
+
+
+def test_the_similarity_schedules_leave_language_models_out(tiny_llama, caplog):
+    from probing.run.scheduling import start_nightly_runs, start_publish_runs
+
+    make_probe_data(COMPOUNDS[:1])
+    release = publish()
+    register_model("tiny-llama", "causal_lm", str(tiny_llama), run_on_publish=True)
+    started = start_nightly_runs(release) + start_publish_runs(release)
+    assert "tiny-llama" not in {run.model.name for run in started}
+    assert "no probe run" not in caplog.text  # left out, not tried and refused every night
