@@ -70,7 +70,8 @@ class CompletionsScorer:
             self._client = openai_client(self.base_url, self.api_key_env, self.rules, self.timeout)
         return self._client
 
-    def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
+        """``start_token`` is the server's to give (vLLM adds the model's own): not asked for here."""
         size = min(batch_size or MAX_PROMPTS_PER_REQUEST, MAX_PROMPTS_PER_REQUEST)
         found: list[TextScore] = []
         for start in range(0, len(texts), size):

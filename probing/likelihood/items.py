@@ -54,17 +54,22 @@ class ChoiceItem:
     def continuation(self, index: int) -> str:
         return DELIMITER + self.choices[index]
 
-    def texts(self) -> list[tuple[str, tuple[int, int]]]:
-        """Every text to score with the span whose log-probability is wanted: each choice after the
-        context, then each choice after the empty context (``acc_mutual_info``)."""
+    def conditional(self) -> list[tuple[str, tuple[int, int]]]:
+        """Each choice after the context, with the span of its continuation."""
         found = []
         for index in range(len(self.choices)):
             whole = self.context + self.continuation(index)
             found.append((whole, (len(self.context), len(whole))))
-        for index in range(len(self.choices)):
-            alone = self.continuation(index)
-            found.append((alone, (0, len(alone))))
         return found
+
+    def unconditional(self) -> list[tuple[str, tuple[int, int]]]:
+        """Each choice after the empty context (``acc_mutual_info``): to be scored after a start token."""
+        return [(alone, (0, len(alone))) for alone in (self.continuation(i) for i in range(len(self.choices)))]
+
+    def texts(self) -> list[tuple[str, tuple[int, int]]]:
+        """Every text to score with the span whose log-probability is wanted: the conditional ones, then
+        the unconditional ones."""
+        return self.conditional() + self.unconditional()
 
 
 def template_of(language: str) -> str:
@@ -122,8 +127,8 @@ def choice_items(pairs: Iterable[Pair]) -> tuple[list[ChoiceItem], int]:
 def scored_item(item: ChoiceItem, scores: Mapping[str, TextScore]) -> ScoredItem | None:
     """The item's log-likelihoods from the scored texts; None when a choice's continuation has no score.
 
-    The unconditional ones are left out (no ``acc_mutual_info``) when any is missing: a model whose
-    tokenizer adds no start token cannot score the first token of a text alone.
+    The unconditional ones are left out (no ``acc_mutual_info``) when any is missing: a text scored
+    alone without a start token has no log-probability for its first token.
     """
     texts = item.texts()
     n = len(item.choices)

@@ -37,10 +37,11 @@ class LanguageModel:
     tokenizer: Any
     identity: dict
 
-    def score(self, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
+    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
+        """``start_token``: a causal LM whose tokenizer adds no start token scores each text after one."""
         from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
 
-        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size)
+        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token)
 
 
 def open_language_model(kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False):

@@ -20,21 +20,28 @@ from probing.measures.probes import Pair
 
 
 def texts_to_score(pairs: Sequence[Pair], items: Sequence[ChoiceItem]) -> list[str]:
-    """Every text the probe scores, once each, in a stable order (pairs first, then the items')."""
+    """Every text the probe scores in context, once each, in a stable order (pairs first, then the items')."""
     found = dict.fromkeys(text for pair in pairs for text in (pair.original.text, pair.variant.text))
-    found.update(dict.fromkeys(text for item in items for text, _ in item.texts()))
+    found.update(dict.fromkeys(text for item in items for text, _ in item.conditional()))
     return list(found)
 
 
-def score_unique(scorer, texts: Sequence[str], batch_size: int | None = None) -> dict[str, TextScore]:
+def texts_alone(items: Sequence[ChoiceItem]) -> list[str]:
+    """The choices after the empty context, scored after a start token (lm-evaluation-harness's rule)."""
+    return list(dict.fromkeys(text for item in items for text, _ in item.unconditional()))
+
+
+def score_unique(
+    scorer, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False
+) -> dict[str, TextScore]:
     """Each distinct text scored once (``scorer.score``: a local language model or a completions server)."""
     unique = list(dict.fromkeys(texts))
-    return dict(zip(unique, scorer.score(unique, batch_size), strict=True))
+    return dict(zip(unique, scorer.score(unique, batch_size, start_token), strict=True))
 
 
 def tables(pairs: Sequence[Pair], items: Sequence[ChoiceItem], scores: Mapping[str, TextScore], human: Mapping) -> dict:
     """The probe's rows and tables from the scored texts (a text without a score is an error, never skipped)."""
-    missing = [text for text in texts_to_score(pairs, items) if text not in scores]
+    missing = [text for text in [*texts_to_score(pairs, items), *texts_alone(items)] if text not in scores]
     if missing:
         raise KeyError(f"{len(missing)} texts were not scored, e.g. {missing[0]!r}")
     sentences = sentence_rows(pairs, scores)
@@ -55,6 +62,6 @@ def tables(pairs: Sequence[Pair], items: Sequence[ChoiceItem], scores: Mapping[s
 def probe(pairs: Sequence[Pair], scorer, human: Mapping, batch_size: int | None = None) -> dict:
     """The whole probe in one process: the items, every unique text scored once, the tables."""
     items, skipped = choice_items(pairs)
-    texts = texts_to_score(pairs, items)
-    scores = score_unique(scorer, texts, batch_size)
-    return tables(pairs, items, scores, human) | {"texts_scored": len(texts), "items_skipped": skipped}
+    texts, alone = texts_to_score(pairs, items), texts_alone(items)
+    scores = score_unique(scorer, texts, batch_size) | score_unique(scorer, alone, batch_size, start_token=True)
+    return tables(pairs, items, scores, human) | {"texts_scored": len(texts) + len(alone), "items_skipped": skipped}

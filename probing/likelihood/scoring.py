@@ -65,9 +65,32 @@ def shortest_first(encoded: Sequence[dict]) -> list[int]:
     return sorted(range(len(encoded)), key=lambda i: (len(encoded[i]["ids"]), i))
 
 
-def causal_scores(model, tokenizer, texts: Sequence[str], batch_size: int = 16) -> list[TextScore]:
-    """Every token's log-probability given the tokens before it, for each text (one pass per batch)."""
+def with_start_token(item: dict, tokenizer) -> dict:
+    """``item`` with a start token as context when the tokenizer added none (GPT-2): the text's first token
+    is then scored given it, as lm-evaluation-harness scores a continuation after an empty context."""
+    if item["special"] and item["special"][0]:
+        return item
+    start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+    if start is None:
+        return item
+    return {
+        "ids": [start, *item["ids"]],
+        "tokens": [tokenizer.convert_ids_to_tokens(start), *item["tokens"]],
+        "offsets": [(0, 0), *item["offsets"]],
+        "special": [1, *item["special"]],
+    }
+
+
+def causal_scores(
+    model, tokenizer, texts: Sequence[str], batch_size: int = 16, start_token: bool = False
+) -> list[TextScore]:
+    """Every token's log-probability given the tokens before it, for each text (one pass per batch).
+
+    ``start_token``: give each text a start token as context if its tokenizer adds none (``with_start_token``).
+    """
     encoded = encode(tokenizer, texts)
+    if start_token:
+        encoded = [with_start_token(item, tokenizer) for item in encoded]
     found: list[list[float | None]] = [[] for _ in texts]
     device = next(model.parameters()).device
     for batch in chunks(shortest_first(encoded), batch_size):
@@ -149,10 +172,12 @@ def text_score(text: str, item: dict, logprobs: Sequence[float | None]) -> TextS
     )
 
 
-def score_texts(kind: str, model, tokenizer, texts: Sequence[str], batch_size: int | None = None) -> list[TextScore]:
-    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model."""
+def score_texts(
+    kind: str, model, tokenizer, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False
+) -> list[TextScore]:
+    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model (``start_token``: causal only)."""
     if kind == CAUSAL:
-        return causal_scores(model, tokenizer, texts, batch_size or 16)
+        return causal_scores(model, tokenizer, texts, batch_size or 16, start_token)
     if kind == MASKED:
         return masked_scores(model, tokenizer, texts, batch_size or 64)
     raise ValueError(f"no likelihood scoring for {kind!r} models: causal_lm or masked_lm")

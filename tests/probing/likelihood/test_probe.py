@@ -7,7 +7,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from probing.likelihood.items import TEMPLATE_VERSION, choice_items
 from probing.likelihood.loading import LanguageModel
-from probing.likelihood.probe import probe, tables, texts_to_score
+from probing.likelihood.probe import probe, tables, texts_alone, texts_to_score
 from probing.measures.analysis import human_scores
 from probing.run.loading import release_probes
 from tests.probing.probe_factories import make_probe_data, publish, texts
@@ -22,9 +22,9 @@ class Counting:
     def __init__(self, model: LanguageModel) -> None:
         self.model, self.asked = model, []
 
-    def score(self, texts, batch_size=None):
+    def score(self, texts, batch_size=None, start_token=False):
         self.asked += list(texts)
-        return self.model.score(texts, batch_size)
+        return self.model.score(texts, batch_size, start_token)
 
 
 @pytest.fixture
@@ -46,12 +46,13 @@ def test_a_release_is_probed_with_each_text_scored_once(release_pairs, tmp_path)
     scorer = Counting(model)
     report = probe(pairs, scorer, human, batch_size=8)
     assert len(scorer.asked) == len(set(scorer.asked)) == report["texts_scored"]
-    assert set(scorer.asked) == set(texts_to_score(pairs, items))
+    assert set(scorer.asked) == set(texts_to_score(pairs, items)) | set(texts_alone(items))
     # Five compounds, three sentences each (two naturalistic, one neutral), two levels.
     assert len(report["sentences"]) == 5 * 3 * 2 and len(report["compounds"]) == 5 * 2 * 2
     assert all(row["pref_rand"] is not None and row["pref_comp"] is not None for row in report["sentences"])
     assert len(report["items"]) == 15 and report["items_skipped"] == 0
     assert {row["class"] for row in report["accuracy"]} >= {"all", "idiomatic", "compositional"}
+    assert all(row["acc_mutual_info"] is not None for row in report["items"])
     assert report["template"]["version"] == TEMPLATE_VERSION
     measures = {(r["measure"], r["subset"]) for r in report["correlations"]}
     assert ("pref_rand", "all") in measures and ("surprisal", "all") in measures

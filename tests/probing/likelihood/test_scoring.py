@@ -129,3 +129,24 @@ def test_scores_are_finite_negative_logs(tiny_llama, tiny_bert):
         *load(tiny_bert, AutoModelForMaskedLM), CORPUS
     ):
         assert all(math.isfinite(t.logprob) and t.logprob < 0 for t in score.tokens if t.logprob is not None)
+
+
+def test_with_a_start_token_gpt2s_first_token_is_scored_as_minicons_does_with_its_bos(tiny_gpt2, tiny_llama):
+    # lm-evaluation-harness scores a continuation after an empty context given the end-of-text token;
+    # minicons does the same with bos_token=True (GPT-2's BOS is its end-of-text token).
+    from minicons import scorer
+
+    model, tokenizer = load(tiny_gpt2, AutoModelForCausalLM)
+    texts = [" a late sleeper", " a nocturnal bird"]
+    ours = causal_scores(model, tokenizer, texts, start_token=True)
+    peer = scorer.IncrementalLMScorer(str(tiny_gpt2), device="cpu").token_score(texts, bos_token=True)
+    for mine, theirs in zip(ours, peer, strict=True):
+        theirs = [(token, score) for token, score in theirs if token != tokenizer.bos_token]
+        assert [t.token for t in mine.tokens] == [token for token, _ in theirs]
+        assert all(t.logprob is not None for t in mine.tokens)
+        assert [t.logprob for t in mine.tokens] == pytest.approx([score for _, score in theirs], abs=TOLERANCE)
+    assert causal_scores(model, tokenizer, texts)[0].tokens[0].logprob is None  # without: no context
+    # A tokenizer that adds its own start token (LLaMA's <s>) gets no second one.
+    llama = load(tiny_llama, AutoModelForCausalLM)
+    with_start, without = causal_scores(*llama, texts, start_token=True), causal_scores(*llama, texts)
+    assert [s.logprobs for s in with_start] == [s.logprobs for s in without]
