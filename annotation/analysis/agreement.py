@@ -144,20 +144,6 @@ def _annotators_of_pairable(t: sparse.Triples, counts: np.ndarray) -> int:
     return int(np.count_nonzero(np.bincount(t.annotator[pairable[t.item]], minlength=t.n_annotators)))
 
 
-def _bootstrap_matrix(
-    matrix: np.ndarray,
-    level: Level,
-    n_resamples: int,
-    seed: int,
-    confidence: float,
-    value_domain: Sequence[float] = SCORE_DOMAIN,
-) -> AlphaResult:
-    """bootstrap_alpha on a reliability matrix (annotators × items, NaN where not rated)."""
-    return _bootstrap_triples(
-        sparse.from_matrix(matrix, value_domain), level, n_resamples, seed, confidence, value_domain
-    )
-
-
 def _bootstrap_triples(
     t: sparse.Triples,
     level: Level,

@@ -12,7 +12,10 @@ changes after the check cannot redirect the connection), and never follows redir
 from __future__ import annotations
 
 import ipaddress
+import logging
+import os
 import socket
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -151,54 +154,77 @@ def http_client(rules: ApiRules | None, timeout: float, resolver: Resolver = res
 
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
-def with_retries(
-    call: Callable[[], T], max_retries: int, backoff_seconds: float, sleep: Callable[[float], None], log, what: str
-) -> T:
-    """``call()`` through the OpenAI SDK, again after a rate limit, a server error or a dropped connection.
+class Endpoint:
+    """An OpenAI-compatible model endpoint: its address, key variable, retries and one checked client.
 
-    Waits ``backoff_seconds`` and doubles it each time, ``max_retries`` times at most. A request the
-    rules refused (``RefusedRequest``) and any other client error (4xx) are raised at once: asking
-    again would not change them.
+    Options every endpoint model reads: ``api_key_env``, ``max_retries`` (default 5),
+    ``backoff_seconds`` (first wait, doubled each retry; default 1), ``timeout`` (seconds, default 60).
+    With ``rules`` (every model someone registered) the key variable and ``base_url`` are checked
+    before the key is read, and the connection is the checked one (``http_client``). Retries are
+    ours (``call``), so they are counted (``requests``), logged and testable (``sleep``).
     """
-    import openai
 
-    for attempt in range(max_retries + 1):
-        try:
-            return call()
-        except openai.APIConnectionError as error:
-            if isinstance(error.__cause__, RefusedRequest):
-                raise error.__cause__ from None
-            retryable = error
-        except (openai.RateLimitError, openai.InternalServerError) as error:
-            retryable = error
-        except openai.APIStatusError as error:
-            if error.status_code < 500:
-                raise
-            retryable = error
-        if attempt == max_retries:
-            raise retryable
-        wait = backoff_seconds * 2**attempt
-        log.warning("%s request failed (%s); retry %d in %.1fs", what, retryable, attempt + 1, wait)
-        sleep(wait)
-    raise AssertionError("unreachable")
+    def __init__(
+        self, base_url: str, options: dict, rules: ApiRules | None, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key_env = options.get("api_key_env") or DEFAULT_KEY_ENV
+        self.rules = rules
+        self.max_retries = int(options.get("max_retries", 5))
+        self.backoff_seconds = float(options.get("backoff_seconds", 1.0))
+        self.timeout = float(options.get("timeout", 60.0))
+        self.sleep = sleep
+        self.requests = 0  # HTTP attempts, retries included
+        self._client = None
 
+    def client(self):
+        if self._client is None:
+            import openai
 
-def openai_client(base_url: str, api_key_env: str, rules: ApiRules | None, timeout: float):
-    """The OpenAI SDK's client for a model endpoint: with ``rules``, the key variable and ``base_url``
-    are checked before the key is read, and the connection is the checked one (``http_client``).
-    Retries are the caller's (``with_retries``), so they are counted, logged and testable."""
-    import os
+            if self.rules is not None:
+                self.rules.check_key_env(self.api_key_env)
+                self.rules.check_url(self.base_url)
+            key = os.environ.get(self.api_key_env)
+            if not key:
+                raise RuntimeError(f"set the environment variable {self.api_key_env} to the API key")
+            self._client = openai.OpenAI(
+                api_key=key,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.timeout,
+                http_client=http_client(self.rules, self.timeout),
+            )
+        return self._client
 
-    import openai
+    def call(self, request: Callable[[object], T], what: str) -> T:
+        """``request(client)``, again after a rate limit, a server error or a dropped connection.
 
-    if rules is not None:
-        rules.check_key_env(api_key_env)
-        rules.check_url(base_url)
-    key = os.environ.get(api_key_env)
-    if not key:
-        raise RuntimeError(f"set the environment variable {api_key_env} to the API key")
-    return openai.OpenAI(
-        api_key=key, base_url=base_url, max_retries=0, timeout=timeout, http_client=http_client(rules, timeout)
-    )
+        Waits ``backoff_seconds`` and doubles it each time, ``max_retries`` times at most. A request the
+        rules refused (``RefusedRequest``) and any other client error (4xx) are raised at once: asking
+        again would not change them.
+        """
+        import openai
+
+        for attempt in range(self.max_retries + 1):
+            self.requests += 1
+            try:
+                return request(self.client())
+            except openai.APIConnectionError as error:
+                if isinstance(error.__cause__, RefusedRequest):
+                    raise error.__cause__ from None
+                retryable = error
+            except (openai.RateLimitError, openai.InternalServerError) as error:
+                retryable = error
+            except openai.APIStatusError as error:
+                if error.status_code < 500:
+                    raise
+                retryable = error
+            if attempt == self.max_retries:
+                raise retryable
+            wait = self.backoff_seconds * 2**attempt
+            log.warning("%s request failed (%s); retry %d in %.1fs", what, retryable, attempt + 1, wait)
+            self.sleep(wait)
+        raise AssertionError("unreachable")

@@ -11,7 +11,6 @@ characters (rounded up), the rule of thumb OpenAI documents for English.
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from collections.abc import Callable
@@ -19,9 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
-from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, openai_client, with_retries
-
-log = logging.getLogger(__name__)
+from probing.embedding.network import ApiRules, Endpoint
 
 DEFAULT_MODEL = "text-embedding-3-small"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -31,9 +28,9 @@ DIMENSIONS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "t
 MAX_INPUTS_PER_REQUEST = 2048
 
 
-class OpenAIBackend:
-    """Embeddings over HTTP. Options: model, base_url, api_key_env, price_per_million_tokens, dimensions,
-    max_retries (default 5), backoff_seconds (first wait, doubled each retry; default 1), timeout."""
+class OpenAIBackend(Endpoint):
+    """Embeddings over HTTP. Options: model, base_url, price_per_million_tokens, dimensions, and those of
+    every ``Endpoint`` (api_key_env, max_retries, backoff_seconds, timeout)."""
 
     kind = "openai"
     supports_span = False
@@ -45,18 +42,10 @@ class OpenAIBackend:
         sleep: Callable[[float], None] = time.sleep,
         rules: ApiRules | None = None,
     ) -> None:
+        super().__init__(options.get("base_url") or DEFAULT_BASE_URL, options, rules, sleep)
         self.model = options.get("model") or source or DEFAULT_MODEL
-        self.base_url = (options.get("base_url") or DEFAULT_BASE_URL).rstrip("/")
-        self.api_key_env = options.get("api_key_env") or DEFAULT_KEY_ENV
-        self.rules = rules
         self.price = float(options.get("price_per_million_tokens", PRICES.get(self.model, 0.0)))
         self.dimensions = options.get("dimensions")
-        self.max_retries = int(options.get("max_retries", 5))
-        self.backoff_seconds = float(options.get("backoff_seconds", 1.0))
-        self.timeout = float(options.get("timeout", 60.0))
-        self.sleep = sleep
-        self.requests = 0  # HTTP attempts, retries included
-        self._client = None
         self._encoding: object | None = False  # looked up on first use
 
     def identity(self) -> dict:
@@ -80,11 +69,6 @@ class OpenAIBackend:
         tokens = sum(self.token_lengths(list(dict.fromkeys(texts))))
         return {"tokens": tokens, "usd": tokens * self.price / 1_000_000}
 
-    def client(self):
-        if self._client is None:
-            self._client = openai_client(self.base_url, self.api_key_env, self.rules, self.timeout)
-        return self._client
-
     def embed_batch(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]:
         texts = list(dict.fromkeys(item.text for item in items))
         size = min(config.batch_size, MAX_INPUTS_PER_REQUEST)
@@ -98,11 +82,10 @@ class OpenAIBackend:
     def _request(self, texts: list[str]) -> list[np.ndarray]:
         extra = {"dimensions": int(self.dimensions)} if self.dimensions else {}
 
-        def call():
-            self.requests += 1
-            return self.client().embeddings.create(input=texts, model=self.model, encoding_format="float", **extra)
-
-        response = with_retries(call, self.max_retries, self.backoff_seconds, self.sleep, log, "embeddings")
+        response = self.call(
+            lambda client: client.embeddings.create(input=texts, model=self.model, encoding_format="float", **extra),
+            "embeddings",
+        )
         rows = sorted(response.data, key=lambda row: row.index)
         if len(rows) != len(texts):
             raise RuntimeError(f"asked for {len(texts)} embeddings, got {len(rows)}")

@@ -16,14 +16,11 @@ answer without the log-probabilities is an error naming what is missing, never z
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Sequence
 
-from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, openai_client, with_retries
+from probing.embedding.network import ApiRules, Endpoint
 from probing.likelihood.scores import TextScore
-
-log = logging.getLogger(__name__)
 
 KIND = "openai_completions"
 MAX_PROMPTS_PER_REQUEST = 32
@@ -38,37 +35,23 @@ class MalformedAnswer(ValueError):
     """The server answered without what a likelihood probe needs (the echoed tokens and their log-probabilities)."""
 
 
-class CompletionsScorer:
-    """Prompt log-probabilities over HTTP. Options: model, base_url, api_key_env, max_retries (default 5),
-    backoff_seconds (first wait, doubled each retry; default 1), timeout."""
+class CompletionsScorer(Endpoint):
+    """Prompt log-probabilities over HTTP. Options: model, base_url (required), and those of every
+    ``Endpoint`` (api_key_env, max_retries, backoff_seconds, timeout)."""
 
     kind = KIND
 
     def __init__(
         self, source: str, options: dict, rules: ApiRules | None = None, sleep: Callable[[float], None] = time.sleep
     ) -> None:
-        self.model = options.get("model") or source
-        base_url = options.get("base_url")
-        if not base_url:
+        if not options.get("base_url"):
             raise ValueError("an openai_completions model needs options['base_url'], the server's /v1 address")
-        self.base_url = str(base_url).rstrip("/")
-        self.api_key_env = options.get("api_key_env") or DEFAULT_KEY_ENV
-        self.rules = rules
-        self.max_retries = int(options.get("max_retries", 5))
-        self.backoff_seconds = float(options.get("backoff_seconds", 1.0))
-        self.timeout = float(options.get("timeout", 60.0))
-        self.sleep = sleep
-        self.requests = 0  # HTTP attempts, retries included
-        self._client = None
+        super().__init__(str(options["base_url"]), options, rules, sleep)
+        self.model = options.get("model") or source
 
     @property
     def identity(self) -> dict:
         return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}
-
-    def client(self):
-        if self._client is None:
-            self._client = openai_client(self.base_url, self.api_key_env, self.rules, self.timeout)
-        return self._client
 
     def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
         """``start_token`` is the server's to give (vLLM adds the model's own): not asked for here."""
@@ -81,14 +64,13 @@ class CompletionsScorer:
     def _request(self, prompts: list[str]) -> list[TextScore]:
         import openai
 
-        def call():
-            self.requests += 1
-            return self.client().completions.create(
+        def request(client):
+            return client.completions.create(
                 model=self.model, prompt=prompts, echo=True, logprobs=0, max_tokens=0, temperature=0.0
             )
 
         try:
-            response = with_retries(call, self.max_retries, self.backoff_seconds, self.sleep, log, "completions")
+            response = self.call(request, "completions")
         except openai.APIStatusError as error:
             message = str(getattr(error, "message", "") or error)
             if error.status_code in (404, 405) or any(hint in message.lower() for hint in CHAT_HINTS):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from probing.embedding.base import default_model_name, safetensors_only, weights_sha256
+from probing.embedding.base import model_identity, safetensors_only
 from probing.embedding.sources import LoadRules, check_model
 from probing.likelihood.completions import KIND as COMPLETIONS
 from probing.likelihood.completions import CompletionsScorer
@@ -63,11 +63,8 @@ def open_language_model(kind: str, source: str, options: dict | None = None, *, 
         use_safetensors=safetensors_only(allow_pickle),
         dtype="float32",
     ).eval()
-    identity = {"kind": kind, "name": options.get("name") or default_model_name(source)}
-    if revision:
-        identity["revision"] = str(revision)
-    else:
-        identity["weights_sha256"] = weights_sha256(source)
+    # As an embedding model's: the pinned revision or the weights' sha256; "dim" is what it outputs, the vocabulary.
+    identity = model_identity(kind, source, options, dim=model.config.vocab_size)
     return LanguageModel(kind, model, tokenizer, identity)
 
 

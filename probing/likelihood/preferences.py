@@ -40,10 +40,10 @@ def logprob(text: TextSpan, scores: Mapping[str, TextScore], level: str) -> tupl
         return (score.total, score.scored) if score.scored else None
     if text.span is None:
         return None
-    start, end = text.span
-    value = score.span_logprob(start, end)
-    count = len(score.inside(start, end))
-    return (value, count) if value is not None and count else None
+    values = [score.logprobs[i] for i in score.inside(*text.span)]
+    if not values or any(v is None for v in values):
+        return None
+    return sum(values), len(values)
 
 
 def sentence_rows(pairs: Iterable[Pair], scores: Mapping[str, TextScore]) -> list[dict]:

@@ -32,10 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["json"], default="json", help="Output format (json).")
 
     def handle(self, *args, **options) -> None:
-        model = EmbeddingModel.objects.filter(name=options["model"]).first()
-        if model is None:
-            known = ", ".join(EmbeddingModel.objects.values_list("name", flat=True)) or "none"
-            raise CommandError(f"--model {options['model']!r}: no such model (registered: {known})")
+        model = registered_model(options["model"])
         overrides = json_object(options["config"], "--config")
         if options["layers"]:
             overrides["sweep"] = parse_layers(options["layers"])
@@ -49,6 +46,15 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(described, ensure_ascii=False))
+
+
+def registered_model(name: str) -> EmbeddingModel:
+    """The model registered as ``name``; CommandError naming the registered ones otherwise."""
+    model = EmbeddingModel.objects.filter(name=name).first()
+    if model is None:
+        known = ", ".join(EmbeddingModel.objects.values_list("name", flat=True)) or "none"
+        raise CommandError(f"--model {name!r}: no such model (registered: {known})")
+    return model
 
 
 def parse_span(text: str | None) -> tuple[int, int] | None:

@@ -8,8 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from probing.embedding.sources import RefusedSource
 from probing.likelihood.loading import MEASURES
-from probing.management.commands.embed_text import parse_span
-from probing.models import EmbeddingModel
+from probing.management.commands.embed_text import parse_span, registered_model
 
 
 class Command(BaseCommand):
@@ -27,10 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["json"], default="json", help="Output format (json).")
 
     def handle(self, *args, **options) -> None:
-        model = EmbeddingModel.objects.filter(name=options["model"]).first()
-        if model is None:
-            known = ", ".join(EmbeddingModel.objects.values_list("name", flat=True)) or "none"
-            raise CommandError(f"--model {options['model']!r}: no such model (registered: {known})")
+        model = registered_model(options["model"])
         if not model.is_language_model:
             raise CommandError(
                 f"--model {model.name}: a {model.kind} model gives vectors, not log-probabilities "

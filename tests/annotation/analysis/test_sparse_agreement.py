@@ -123,7 +123,7 @@ def test_bootstrap_from_triples_equals_the_dense_bootstrap(level: str) -> None:
         krippendorff.alpha(labelled, level_of_measurement=level, value_domain=list(range(6))), abs=1e-9
     )
     assert (sparse.low, sparse.high) == pytest.approx((low, high), abs=1e-12)
-    on_matrix = agreement._bootstrap_matrix(labelled, level, 300, 4, 0.95)
+    on_matrix = agreement._bootstrap_triples(triples.from_matrix(labelled, DOMAIN), level, 300, 4, 0.95, DOMAIN)
     assert (on_matrix.low, on_matrix.high, on_matrix.n_items) == pytest.approx((low, high, n_items), abs=1e-12)
 
 
