@@ -5,7 +5,9 @@ embeds the texts it owns (each text of the run is embedded by one shard: ``probi
 with ``probing.run.engine.embed_all`` and the database cache, and stores the raw cosines of its pairs
 at both levels, all computed at once (``probing.run.shard_results``). The shard that completes the run calls ``finish_run``,
 which fits the rogue-dimension standardiser over the whole run's vectors (it needs all of them,
-so it cannot happen per shard) and computes the report. Shards are idempotent: a shard done is
+so it cannot happen per shard) and computes the report. A language model's run (the likelihood
+family) goes through the same claims, heartbeats, resume and finish: its shards score their texts
+(``probing.run.likelihood``) and its finish computes the likelihood tables (``probing.report.likelihood``). Shards are idempotent: a shard done is
 never recomputed, so a run killed halfway resumes (``resume_run``) with the same numbers.
 
 Nothing here knows Celery: ``probing.tasks`` creates runs here and enqueues their shards, and its
@@ -32,14 +34,18 @@ from core.shards import (
     release_shard,
     resume_job,
 )
+from probing.embedding.base import EmbedConfig
 from probing.embedding.network import RefusedRequest
 from probing.embedding.sources import RefusedSource
+from probing.likelihood.probe import template as likelihood_template
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash
 from probing.report.build import build_report
+from probing.report.likelihood import build_likelihood_report
 from probing.run.cache import run_memo
+from probing.run.likelihood import measure_shard_likelihood, shard_texts
 from probing.run.loading import NEUTRAL_PATTERN, release_probes
 from probing.run.provenance import environment, model_origin
-from probing.run.sharding import plan_shards
+from probing.run.sharding import ShardPlan, plan_shards
 from probing.run.vectors import ProbeError, measure_shard_vectors
 from releases.models import Release
 
@@ -97,20 +103,18 @@ def create_probe_run(
 
     ``probing.tasks.start_probe_run`` creates it and enqueues its shards on the model's queue;
     ``run_inline`` computes them in this process. ``config`` overrides the model's defaults
-    (EmbedConfig keys). ProbeError for a draft, a bad config or a release without minimal pairs.
+    (EmbedConfig keys; a language model's likelihood settings). An embedding model's run is of the
+    similarity family, a language model's (causal, masked, completions server) of the likelihood
+    family. ProbeError for a draft, a bad config or a release without minimal pairs.
     """
     if not release.is_published:
         raise ProbeError(f"release {release.version} is a draft: probe runs are made on published releases only")
-    if model.is_language_model:
-        raise ProbeError(
-            f"{model.name} is a {model.kind} model: it gives log-probabilities of texts (manage.py score_text), "
-            "not the vectors that similarity probes compare"
-        )
     if shard_size < 1:
         raise ProbeError("shard_size must be at least 1 compound")
+    family = ProbeRun.Family.LIKELIHOOD if model.is_language_model else ProbeRun.Family.SIMILARITY
     try:
-        resolved = model.embed_config(config)
-    except ValueError as error:
+        resolved = model.run_config(config)
+    except (TypeError, ValueError) as error:
         raise ProbeError(f"model {model.name}: {error}") from None
     probes = release_probes(release)
     if not probes.compounds:
@@ -119,9 +123,22 @@ def create_probe_run(
             "(synonym_nc, head_only, modifier_only, synonym_both, random_freq) of its sentences"
         )
     chunks = [probes.compounds[i : i + shard_size] for i in range(0, len(probes.compounds), shard_size)]
-    chunk_items = [probes.items(chunk) for chunk in chunks]
-    plans = plan_shards(chunk_items)
-    sizes = [len(plan.split(items)[0]) for plan, items in zip(plans, chunk_items, strict=True)]
+    if family == ProbeRun.Family.LIKELIHOOD:
+        # Each shard scores what its compounds need; a text two shards share is scored once, through the cache.
+        plans = [ShardPlan() for _ in chunks]
+        sizes = [len(set(texts + alone)) for *_, texts, alone, _ in (shard_texts(probes, c) for c in chunks)]
+    else:
+        chunk_items = [probes.items(chunk) for chunk in chunks]
+        plans = plan_shards(chunk_items)
+        sizes = [len(plan.split(items)[0]) for plan, items in zip(plans, chunk_items, strict=True)]
+    probed = {
+        "neutral_pattern": NEUTRAL_PATTERN,
+        "shard_size": shard_size,
+        "compounds": len(probes.compounds),
+        "compounds_without_pairs": [list(k) for k in probes.without_pairs],
+    }
+    if family == ProbeRun.Family.LIKELIHOOD:
+        probed["template"] = likelihood_template()
     provenance = {
         "release": {"version": release.version, "checksum": release.checksum, "languages": release.languages},
         "model": {
@@ -133,14 +150,10 @@ def create_probe_run(
             "origin": model_origin(model.source),  # the bundled model's upstream and licence
         },
         "model_identity": None,  # set by the first shard, from the weights a worker loaded
-        "config": resolved.as_dict(),
-        "vector_key": resolved.vector_key(),
-        "probes": {
-            "neutral_pattern": NEUTRAL_PATTERN,
-            "shard_size": shard_size,
-            "compounds": len(probes.compounds),
-            "compounds_without_pairs": [list(k) for k in probes.without_pairs],
-        },
+        "family": family,
+        "config": resolved,
+        "vector_key": None if family == ProbeRun.Family.LIKELIHOOD else EmbedConfig.from_dict(resolved).vector_key(),
+        "probes": probed,
         **environment(),
         "workers": [],
     }
@@ -148,8 +161,9 @@ def create_probe_run(
         run = ProbeRun.objects.create(
             release=release,
             model=model,
-            config=resolved.as_dict(),
-            config_hash=config_hash(resolved.as_dict()),
+            family=family,
+            config=resolved,
+            config_hash=config_hash(resolved),
             queue=model.celery_queue,
             shard_size=shard_size,
             shards_total=len(chunks),
@@ -183,7 +197,8 @@ def run_shard(run_id: int, index: int) -> bool:
     try:
         # The rows read from the cache and the tables made of them form no cycles (core.memory).
         with heartbeat(shard), paused_gc():
-            result, stats = measure_shard_vectors(run, shard, _progress(shard.pk))
+            measure = measure_shard_likelihood if run.family == ProbeRun.Family.LIKELIHOOD else measure_shard_vectors
+            result, stats = measure(run, shard, _progress(shard.pk))
     except (ProbeError, RefusedSource, RefusedRequest) as error:
         # A model the rules refuse stays refused: the run fails with the reason, no retry.
         fail_run(run_id, f"shard {index}: {error}")
@@ -262,8 +277,9 @@ def finish_run(run: ProbeRun) -> bool:
         shards = list(run.shards.order_by("index"))
     if run.status != ProbeRun.Status.RUNNING or any(s.status != ProbeShard.DONE for s in shards):
         return False
+    build = build_likelihood_report if run.family == ProbeRun.Family.LIKELIHOOD else build_report
     try:
-        report = build_report(run, shards)
+        report = build(run, shards)
     except Exception as error:
         fail_run(run.pk, f"finishing: {type(error).__name__}: {error}")
         raise

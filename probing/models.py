@@ -108,7 +108,7 @@ class EmbeddingModel(models.Model):
                 f"Never store a secret here ({', '.join(secrets)}): name the environment variable in api_key_env."
             )
         try:
-            self.embed_config()
+            self.run_config()
         except (TypeError, ValueError) as error:
             errors["config"] = str(error)
         if not errors:
@@ -131,6 +131,14 @@ class EmbeddingModel(models.Model):
         if not isinstance(config, dict):
             return resolve_config(config)  # the error says what a config looks like
         return resolve_config(merge_config(KIND_CONFIG_DEFAULTS.get(self.kind, {}), config, overrides or {}))
+
+    def run_config(self, overrides: dict | None = None) -> dict:
+        """What a run of this model resolves to: the EmbedConfig's dict, or a language model's likelihood settings."""
+        if self.is_language_model:
+            from probing.likelihood.loading import likelihood_config
+
+            return likelihood_config(self.kind, self.config or {}, overrides)
+        return self.embed_config(overrides).as_dict()
 
     @property
     def celery_queue(self) -> str:
@@ -157,6 +165,11 @@ class EmbeddingModel(models.Model):
 
         return load_checked_language_model(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
 
+    def _open_scorer(self):
+        from probing.likelihood.loading import ScoringBackend
+
+        return ScoringBackend(self.load_language_model())
+
     def lazy_backend(self, on_open=None) -> LazyBackend:
         """The backend as a LazyBackend: the rules are checked now, the model is opened when it must compute.
 
@@ -167,7 +180,7 @@ class EmbeddingModel(models.Model):
         return LazyBackend(
             self.kind,
             backend_key(self.kind, source, options),
-            open_backend=self.load_backend,
+            open_backend=self._open_scorer if self.is_language_model else self.load_backend,
             check=lambda: weights_check(self.kind, source, options),
             recorded=Recorded.from_dict(self.opened),
             on_open=on_open,
@@ -204,10 +217,21 @@ class ProbeRun(models.Model):
     Status = JobStatus
     FINISHED = FINISHED
 
+    class Family(models.TextChoices):
+        SIMILARITY = "similarity", "Similarity of vectors (Sim, Affinity, Scaled Similarity)"
+        LIKELIHOOD = "likelihood", "Likelihood of texts (preferences, multiple-choice items)"
+
     # PROTECT: a run's numbers mean nothing without the release and the model they came from.
     release = models.ForeignKey("releases.Release", on_delete=models.PROTECT, related_name="probe_runs")
     model = models.ForeignKey(EmbeddingModel, on_delete=models.PROTECT, related_name="runs")
-    config = models.JSONField(default=dict, help_text="The resolved EmbedConfig.")
+    family = models.CharField(
+        max_length=10,
+        choices=Family.choices,
+        default=Family.SIMILARITY,
+        db_index=True,
+        help_text="What the run measures: vectors (embedding models) or log-probabilities (language models).",
+    )
+    config = models.JSONField(default=dict, help_text="The resolved EmbedConfig, or a likelihood run's settings.")
     config_hash = models.CharField(max_length=64, db_index=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     queue = models.CharField(max_length=50, help_text="The Celery queue its shards are sent to.")
@@ -329,3 +353,22 @@ class CachedVectors(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key[:12]}… ({self.dim}d)"
+
+
+class CachedScores(models.Model):
+    """The per-token log-probabilities of one text under one language model's identity and scoring format.
+
+    The likelihood runs' cache (``probing.run.score_cache``), as ``CachedVectors`` is the similarity
+    runs': any worker reuses what another scored, and a row is never reused for other weights.
+    """
+
+    key = models.CharField(max_length=64, unique=True, help_text="probing.run.score_cache.score_key: sha256 hex.")
+    model = models.CharField(max_length=64, db_index=True, help_text="sha256 of the language model's identity.")
+    tokens = models.JSONField(help_text='{"names": [...], "offsets": [[start, end]], "logprobs": [...]}')
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "cached scores"
+
+    def __str__(self) -> str:
+        return f"{self.key[:12]}… ({len(self.tokens.get('names', []))} tokens)"

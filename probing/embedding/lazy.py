@@ -37,7 +37,7 @@ def weights_check(kind: str, source: str, options: dict) -> dict:
     and options files); a hub id: its pinned revision; an API model (``openai``): nothing on disk,
     its identity follows from its options alone.
     """
-    if kind == "openai":
+    if kind in ("openai", "openai_completions"):  # served: the identity is the options'
         return {}
     if kind == "elmo":
         try:

@@ -17,7 +17,8 @@ from probing.embedding.base import model_identity, safetensors_only
 from probing.embedding.sources import LoadRules, check_model
 from probing.likelihood.completions import KIND as COMPLETIONS
 from probing.likelihood.completions import CompletionsScorer
-from probing.likelihood.scores import CAUSAL, MASKED, TextScore
+from probing.likelihood.items import TEMPLATE_VERSION
+from probing.likelihood.scores import CAUSAL, MASKED, SCORE_FORMAT, TextScore
 
 LIKELIHOOD_KINDS = (CAUSAL, MASKED, COMPLETIONS)
 # What each kind is scored by, as reports and the score_text command say it.
@@ -26,6 +27,55 @@ MEASURES = {
     MASKED: "pseudo-log-likelihood of each token (masked, with the later pieces of its word; Kauf & Ivanova 2023)",
     COMPLETIONS: "log-probability of each token given the tokens before it, as the server computes it",
 }
+
+
+# What a likelihood run may set (the model's config, then the run's overrides); anything else is refused.
+SETTINGS = {"batch_size": 16}
+MAX_BATCH_SIZE = 1024
+
+
+def likelihood_config(kind: str, *layers: dict | None) -> dict:
+    """A likelihood run's resolved settings: ``SETTINGS`` under each dict of ``layers`` (model, then run).
+
+    The template and scoring format versions are part of it, so a run asked with another template
+    or scored another way never counts as the same config. ValueError naming a key or value that is wrong.
+    """
+    resolved = dict(SETTINGS)
+    for layer in layers:
+        if layer is None:
+            continue
+        if not isinstance(layer, dict):
+            raise ValueError('the config is a JSON object such as {"batch_size": 16}')
+        if unknown := sorted(set(layer) - set(SETTINGS)):
+            raise ValueError(f"unknown setting(s) {', '.join(unknown)} for a {kind} model: it takes batch_size")
+        resolved.update(layer)
+    size = resolved["batch_size"]
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_BATCH_SIZE:
+        raise ValueError(f"batch_size must be a whole number from 1 to {MAX_BATCH_SIZE}, not {size!r}")
+    return {
+        "family": "likelihood",
+        **resolved,
+        "template_version": TEMPLATE_VERSION,
+        "score_format": SCORE_FORMAT,
+        "measure": MEASURES[kind],
+    }
+
+
+class ScoringBackend:
+    """A language model as a run's lazy backend opens it (``probing.embedding.lazy``): ``identity()``,
+    ``supports_span`` and ``score`` as every scorer's, so that a run whose texts are all cached opens nothing."""
+
+    supports_span = True
+
+    def __init__(self, scorer) -> None:
+        self.scorer = scorer
+        self.kind = scorer.kind
+
+    def identity(self) -> dict:
+        return dict(self.scorer.identity)
+
+    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
+        return self.scorer.score(texts, batch_size, start_token)
 
 
 @dataclass

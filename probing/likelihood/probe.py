@@ -4,8 +4,9 @@
 sentence, each multiple-choice item's continuations with and without its context), so that a
 scorer reads each text once however many pairs share it. ``tables`` turns the scores into what a
 report shows: sentence and compound preferences, the items with their metrics, and the tables of
-``analysis``, with the template the items were asked with. A run's shards will score their texts
-(``score_unique``) and its finish will call ``tables`` on every shard's scores.
+``analysis``, with the template the items were asked with. A run's shards score their texts through
+the cache and keep their ``rows`` (``probing.run.likelihood``); its finish calls ``analyse`` on every
+shard's rows (``probing.report.likelihood``).
 """
 
 from __future__ import annotations
@@ -39,24 +40,36 @@ def score_unique(
     return dict(zip(unique, scorer.score(unique, batch_size, start_token), strict=True))
 
 
-def tables(pairs: Sequence[Pair], items: Sequence[ChoiceItem], scores: Mapping[str, TextScore], human: Mapping) -> dict:
-    """The probe's rows and tables from the scored texts (a text without a score is an error, never skipped)."""
+def template() -> dict:
+    """The multiple-choice template as a run stores and its report shows it (versioned)."""
+    return {"version": TEMPLATE_VERSION, "templates": dict(TEMPLATES), "delimiter": DELIMITER}
+
+
+def rows(pairs: Sequence[Pair], items: Sequence[ChoiceItem], scores: Mapping[str, TextScore]) -> dict:
+    """The per-sentence, per-compound and per-item rows of some compounds (a shard's: they never span shards)."""
     missing = [text for text in [*texts_to_score(pairs, items), *texts_alone(items)] if text not in scores]
     if missing:
         raise KeyError(f"{len(missing)} texts were not scored, e.g. {missing[0]!r}")
     sentences = sentence_rows(pairs, scores)
-    compounds = compound_rows(sentences)
-    answered = item_rows(items, scores)
+    return {"sentences": sentences, "compounds": compound_rows(sentences), "items": item_rows(items, scores)}
+
+
+def analyse(
+    sentences: Sequence[Mapping], compounds: Sequence[Mapping], items: Sequence[Mapping], human: Mapping
+) -> dict:
+    """The report's tables from every row of a run, against the human scores (``analysis``)."""
     return {
-        "template": {"version": TEMPLATE_VERSION, "templates": dict(TEMPLATES), "delimiter": DELIMITER},
-        "sentences": sentences,
-        "compounds": compounds,
-        "items": answered,
         "correlations": analysis.correlations(compounds, human),
         "length_correlations": analysis.length_correlations(sentences),
-        "accuracy": analysis.accuracy(answered, human),
+        "accuracy": analysis.accuracy(items, human),
         "by_class": analysis.by_class(compounds, human),
     }
+
+
+def tables(pairs: Sequence[Pair], items: Sequence[ChoiceItem], scores: Mapping[str, TextScore], human: Mapping) -> dict:
+    """The probe's rows and tables from the scored texts (a text without a score is an error, never skipped)."""
+    found = rows(pairs, items, scores)
+    return {"template": template(), **found, **analyse(found["sentences"], found["compounds"], found["items"], human)}
 
 
 def probe(pairs: Sequence[Pair], scorer, human: Mapping, batch_size: int | None = None) -> dict:

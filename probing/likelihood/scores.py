@@ -13,6 +13,9 @@ from functools import cached_property
 from typing import NamedTuple
 
 CAUSAL, MASKED = "causal_lm", "masked_lm"
+# Bump when the same model would give a text other scores (tokens scored, the masked-LM correction):
+# cached scores of another format are not reused.
+SCORE_FORMAT = 1
 
 
 class TokenScore(NamedTuple):

@@ -22,7 +22,6 @@ from probing.measures.analysis import (
     context_correlations,
     context_values,
     correlations,
-    human_scores,
     layer_report,
     length_correlations,
     summary_table,
@@ -41,21 +40,15 @@ from probing.measures.metrics import (
 )
 from probing.measures.similarity import VectorTable
 from probing.models import ProbeRun, ProbeShard, identity_hash
+from probing.report.human import HUMAN_RULE, human_comp, human_score_note, with_note
+from probing.report.likelihood import LIKELIHOOD_TABLES, likelihood_tables
 from probing.run.cache import DatabaseVectorCache
 from probing.run.engine import CacheKeys, embed_all
 from probing.run.loading import model_backend, release_probes
 from probing.run.shard_results import stored_context_sims, stored_layer_sims, stored_pair_sims
 
-HUMAN_RULE = "the compound's token_score (mean over its sentences) when present, else its type_score"
-NO_HUMAN_SCORES = (
-    "No human compositionality scores: release {release} has none for its compounds, so there are no "
-    "correlations. Add them, publish a new release and probe it again: import human_compositionality_scores.csv "
-    "with import_ncimp (--scores FILE, or the file beside the language folders), or import NCTTI (import_nctti), "
-    "or build the release from an annotation campaign (create_release --campaigns)."
-)
-SOME_HUMAN_SCORES_MISSING = (
-    "{missing} of {total} compounds have no human compositionality score: the correlations leave them out."
-)
+__all__ = ["build_report", "human_score_note", "report_csv", "run_report", "tables_of"]
+
 TABLES = (
     "per_compound",
     "per_sentence",
@@ -132,7 +125,7 @@ def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
         row["p_adjusted"] = adjusted
         row["significant_bh"] = adjusted is not None and adjusted <= ALPHA
     report = {
-        "human_score": _with_note({"rule": HUMAN_RULE, "sources": sources}, run.release.version),
+        "human_score": with_note({"rule": HUMAN_RULE, "sources": sources}, run.release.version),
         "per_compound": compound_rows,
         "per_sentence": sentence_rows,
         "correlations": correlation_rows,
@@ -209,22 +202,6 @@ def run_table(run: ProbeRun, items: list):
     return table, len(missing)
 
 
-def human_comp(snapshot) -> tuple[dict, dict]:
-    """The human mapping for correlations, with ``comp`` chosen by HUMAN_RULE, and how often each source served."""
-    token = human_scores(snapshot, "token")
-    human, sources = {}, Counter()
-    for key, info in human_scores(snapshot, "type").items():
-        if token[key]["comp"] is not None:
-            comp, source = token[key]["comp"], "token_score"
-        elif info["comp"] is not None:
-            comp, source = info["comp"], "type_score"
-        else:
-            comp, source = None, "missing"
-        human[key] = {**info, "comp": comp, "comp_source": source}
-        sources[source] += 1
-    return human, dict(sources)
-
-
 def _stats(shards: list[ProbeShard], pairs: int, texts: int) -> dict:
     totals: Counter = Counter()
     for shard in shards:
@@ -235,11 +212,17 @@ def _stats(shards: list[ProbeShard], pairs: int, texts: int) -> dict:
 # --- what the JSON, the CSV files and the pages show ------------------------------------------------
 
 
+def tables_of(run: ProbeRun) -> tuple[str, ...]:
+    """The tables a run's report has (its CSV files): a likelihood run's are not a similarity run's."""
+    return LIKELIHOOD_TABLES if run.family == ProbeRun.Family.LIKELIHOOD else TABLES
+
+
 def run_report(run: ProbeRun) -> dict:
     """The JSON of ``probe_report --format json``: the run, its provenance and every table (empty until done)."""
     report = run.report or {}
-    return {
+    head = {
         "run": run.pk,
+        "family": run.family,
         "status": run.status,
         "release": run.release.version,
         "model": run.model.name,
@@ -248,7 +231,12 @@ def run_report(run: ProbeRun) -> dict:
         "finished_at": _iso(run.finished_at),
         "progress": run.progress(),
         "provenance": run.provenance,
-        "human_score": _with_note(report.get("human_score"), run.release.version),
+        "human_score": with_note(report.get("human_score"), run.release.version),
+    }
+    if run.family == ProbeRun.Family.LIKELIHOOD:
+        return {**head, **likelihood_tables(report)}
+    return {
+        **head,
         "per_compound": [
             {
                 **report_entry(row),
@@ -264,28 +252,13 @@ def run_report(run: ProbeRun) -> dict:
     }
 
 
-def human_score_note(human_score: dict | None, release: str) -> str:
-    """What a report lacks for want of human scores, with how to add them; empty when nothing is missing."""
-    sources = (human_score or {}).get("sources") or {}
-    missing, total = sources.get("missing", 0), sum(sources.values())
-    if not missing:
-        return ""
-    if missing == total:
-        return NO_HUMAN_SCORES.format(release=release)
-    return SOME_HUMAN_SCORES_MISSING.format(missing=missing, total=total)
-
-
-def _with_note(human_score: dict | None, release: str) -> dict | None:
-    return None if human_score is None else {**human_score, "note": human_score_note(human_score, release)}
-
-
 def report_csv(run: ProbeRun, table: str, public: bool = False) -> str:
     """One table of the run as CSV (flat rows; lists as JSON), after ``#`` lines with the provenance.
 
     ``public``: the provenance as visitors who are not curators see it (``probing.exposure``).
     """
-    if table not in TABLES:
-        raise ValueError(f"unknown table {table!r}; choose one of {', '.join(TABLES)}")
+    if table not in tables_of(run):
+        raise ValueError(f"unknown table {table!r}; choose one of {', '.join(tables_of(run))}")
     rows = (run.report or {}).get(table, [])
     out = io.StringIO()
     for line in provenance_lines(run, public):

@@ -1,0 +1,64 @@
+"""What a likelihood shard computes: the log-probabilities of its texts and its rows of preferences and items.
+
+A shard of a likelihood run is a slice of the release's compounds, as a similarity shard is. It
+builds the compounds' multiple-choice items, scores every text they and the minimal pairs need
+through the score cache (``probing.run.score_cache``: a text scored by any earlier run or shard of
+the same model is read, not scored again) and keeps its rows (``probing.likelihood.probe.rows``);
+the run's finish computes the tables over every shard's rows. The model is opened only when a text
+is missing from the cache: its identity comes from the record of its last opening while the
+weights on disk still match it (``probing.embedding.lazy``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+
+from probing.likelihood.items import choice_items
+from probing.likelihood.probe import rows, texts_alone, texts_to_score
+from probing.models import ProbeRun, ProbeShard, identity_hash
+from probing.run.loading import ReleaseProbes, model_backend, release_probes
+from probing.run.provenance import environment
+from probing.run.score_cache import DatabaseScoreCache, ScoreStats, score_cached
+from probing.run.vectors import ProbeError
+
+
+def shard_texts(probes: ReleaseProbes, compounds) -> tuple[list, list, list[str], list[str], int]:
+    """(pairs, items, texts scored in context, choices scored alone, items skipped) of some compounds."""
+    pairs, _ = probes.select(compounds)
+    items, skipped = choice_items(pairs)
+    return pairs, items, texts_to_score(pairs, items), texts_alone(items), skipped
+
+
+def measure_shard_likelihood(
+    run: ProbeRun, shard: ProbeShard, on_progress: Callable[[int, int], None] | None = None
+) -> tuple[dict, ScoreStats]:
+    """The shard's result (its rows, stats, the model's identity, the worker) and what it scored."""
+    probes = release_probes(run.release)
+    pairs, items, texts, alone, skipped = shard_texts(probes, shard.compounds)
+    scorer = model_backend(run.model)
+    identity = scorer.identity()
+    expected = run.provenance.get("model_identity")
+    if expected and expected != identity:
+        raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
+    cache = DatabaseScoreCache(identity_hash(identity))
+    stats = ScoreStats()
+    total = len(texts) + len(alone)
+
+    def progress(offset: int):
+        return None if on_progress is None else (lambda done, _: on_progress(offset + done, total))
+
+    size = int(run.config["batch_size"])
+    scores = score_cached(scorer, texts, cache, batch_size=size, stats=stats, on_progress=progress(0))
+    # A choice alone is scored after a start token where the tokenizer adds none (lm-evaluation-harness).
+    scores |= score_cached(
+        scorer, alone, cache, batch_size=size, start_token=True, stats=stats, on_progress=progress(len(texts))
+    )
+    result = {
+        **rows(pairs, items, scores),
+        "items_skipped": skipped,
+        "stats": {**asdict(stats), "texts": total},
+        "identity": identity,
+        "worker": environment(),
+    }
+    return result, stats

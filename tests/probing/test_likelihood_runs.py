@@ -1,0 +1,183 @@
+"""Likelihood runs through the run machinery: shards, the score cache, the report, CSV/JSON, warm runs, Celery."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import pytest
+
+from probing import tasks
+from probing.actions import ProbeError, create_probe_run, run_inline
+from probing.likelihood.items import TEMPLATE_VERSION
+from probing.likelihood.loading import open_language_model
+from probing.likelihood.probe import probe
+from probing.models import CachedScores, CachedVectors, EmbeddingModel, ProbeRun
+from probing.report.build import report_csv, run_report
+from probing.report.human import human_comp
+from probing.run import loading
+from probing.run.loading import release_probes
+from tests.probing.probe_factories import RANDOM, WORDS_SYN, make_probe_data, publish, texts
+from tests.tiny_models import save_tiny_bert, save_tiny_llama, words_of
+
+pytestmark = pytest.mark.django_db
+
+EXTRA = ["Here, eager beaver means: a hard worker.", "Here, olive oil means: a cooking oil."]
+
+
+@pytest.fixture(scope="module")
+def llama_folder(tmp_path_factory):
+    return save_tiny_llama(tmp_path_factory.mktemp("run-llama"), [*texts(), *EXTRA], causal_lm=True)
+
+
+@pytest.fixture(scope="module")
+def bert_folder(tmp_path_factory):
+    corpus = [*texts(), *EXTRA]
+    return save_tiny_bert(tmp_path_factory.mktemp("run-bert"), words_of(corpus), texts=corpus, masked_lm=True)
+
+
+@pytest.fixture
+def release():
+    make_probe_data()
+    return publish("1.0.0")
+
+
+@pytest.fixture
+def llama(llama_folder):
+    loading._backends.clear()  # each test opens its model as a fresh worker would
+    return EmbeddingModel.objects.create(
+        name="tiny-llama", kind="causal_lm", source=str(llama_folder), config={"batch_size": 8}
+    )
+
+
+def test_a_likelihood_run_scores_each_text_once_and_reports_what_the_probe_computes(release, llama, llama_folder):
+    run = create_probe_run(release, llama, shard_size=2)
+    assert run.family == ProbeRun.Family.LIKELIHOOD and run.shards_total == 3
+    assert run.config["template_version"] == TEMPLATE_VERSION and run.config["batch_size"] == 8
+    assert run.provenance["probes"]["template"]["version"] == TEMPLATE_VERSION
+
+    run = run_inline(run)
+
+    assert run.status == ProbeRun.Status.DONE, run.error
+    # Every text the pairs and items need, scored once over the run: a text two shards share (the same
+    # random compound in the same pattern) is read from the cache by the later one. No vectors.
+    assert run.texts_embedded == CachedScores.objects.count() > 0 and CachedVectors.objects.count() == 0
+    assert run.texts_cached > 0 and run.texts_embedded + run.texts_cached == run.texts_total
+    report = run_report(run)
+    assert report["family"] == "likelihood" and report["template"]["version"] == TEMPLATE_VERSION
+    assert report["provenance"]["model_identity"]["weights_sha256"]
+
+    # The same numbers as the whole probe computed in one process with the model opened directly.
+    pairs = [p for key in release_probes(release).compounds for p in release_probes(release).pairs[key]]
+    human, _ = human_comp(release_probes(release).snapshot)
+    expected = probe(pairs, open_language_model("causal_lm", str(llama_folder)), human)
+    key = ("language", "compound", "condition", "level")
+    want = {tuple(r[k] for k in key): r for r in expected["compounds"]}
+    assert len(report["per_compound"]) == len(want) == 5 * 2 * 2
+    for row in report["per_compound"]:
+        for measure in ("pref_comp", "pref_words_syn", "pref_rand", "pref_rand_per_token", "surprisal"):
+            assert row[measure] == pytest.approx(want[tuple(row[k] for k in key)][measure], abs=1e-4), (
+                measure
+            )  # float32, other batches
+    assert len(report["items"]) == len(expected["items"]) > 0
+    metrics = ("acc", "acc_norm", "acc_bytes", "acc_mutual_info")
+    assert [[r[m] for m in metrics] for r in report["items"]] == [[r[m] for m in metrics] for r in expected["items"]]
+    assert report["accuracy"] == expected["accuracy"]
+    got = [(r["condition"], r["level"], r["measure"], r["subset"], r["n"]) for r in report["correlations"]]
+    assert got == [(r["condition"], r["level"], r["measure"], r["subset"], r["n"]) for r in expected["correlations"]]
+    assert [r["rho"] for r in report["correlations"]] == pytest.approx([r["rho"] for r in expected["correlations"]])
+
+    # Rows carry the human score and class the correlations used.
+    beaver = next(r for r in report["per_compound"] if r["compound"] == "eager beaver")
+    assert (beaver["class"], beaver["human"]) == ("idiomatic", 0.8)
+    by_class = {(r["condition"], r["level"], r["class"]) for r in report["by_class"]}
+    assert ("naturalistic", "nc", "idiomatic") in by_class and ("neutral", "sentence", "all") in by_class
+
+
+def test_a_second_run_of_the_same_model_reads_every_score_and_opens_no_model(release, llama, monkeypatch):
+    first = run_inline(create_probe_run(release, llama, shard_size=2))
+    assert first.status == ProbeRun.Status.DONE, first.error
+    llama.refresh_from_db()
+    assert llama.opened["identity"] == first.provenance["model_identity"]
+
+    loading._backends.clear()  # a new worker process
+
+    def refuse(self):
+        raise AssertionError("the model was opened although every score is cached")
+
+    monkeypatch.setattr(EmbeddingModel, "load_language_model", refuse)
+    second = run_inline(create_probe_run(publish("1.1.0"), llama, shard_size=5))
+    assert second.status == ProbeRun.Status.DONE, second.error
+    assert (second.texts_embedded, second.texts_cached) == (0, second.texts_total)
+    assert run_report(second)["per_compound"] == run_report(first)["per_compound"]
+
+
+def test_a_changed_weight_file_is_scored_again_under_its_new_identity(release, llama, tmp_path):
+    first = run_inline(create_probe_run(release, llama))
+    other = save_tiny_llama(tmp_path / "other", [*texts(), *EXTRA], causal_lm=True, seed=1)
+    llama.source = str(other)
+    llama.save()
+    loading._backends.clear()
+    second = run_inline(create_probe_run(release, llama))
+    assert second.status == ProbeRun.Status.DONE, second.error
+    assert second.texts_cached == 0 and second.texts_embedded == second.texts_total
+    assert second.provenance["model_identity"] != first.provenance["model_identity"]
+    firsts = {r["compound"]: r["surprisal"] for r in run_report(first)["per_compound"]}
+    assert any(r["surprisal"] != firsts[r["compound"]] for r in run_report(second)["per_compound"])
+
+
+def test_a_masked_lm_run_scores_pseudo_log_likelihoods(release, bert_folder):
+    bert = EmbeddingModel.objects.create(name="tiny-bert-mlm", kind="masked_lm", source=str(bert_folder))
+    loading._backends.clear()
+    run = run_inline(create_probe_run(release, bert))
+    assert run.status == ProbeRun.Status.DONE, run.error
+    report = run_report(run)
+    assert "pseudo-log-likelihood" in report["provenance"]["config"]["measure"]
+    values = [r["surprisal"] for r in report["per_compound"]]
+    assert values and all(v is not None and math.isfinite(v) and v > 0 for v in values)
+
+
+def test_csv_tables_and_refusals(release, llama):
+    run = run_inline(create_probe_run(release, llama, shard_size=5))
+    items = report_csv(run, "items")
+    assert items.startswith(f"# probe run {run.pk} (done): model tiny-llama")
+    header = next(line for line in items.splitlines() if not line.startswith("#"))
+    assert {"compound", "condition", "gold", "acc", "acc_norm", "acc_mutual_info"} <= set(header.split(","))
+    accuracy = report_csv(run, "accuracy").splitlines()
+    assert any(line.startswith("en,naturalistic") or ",all," in line for line in accuracy)
+    with pytest.raises(ValueError, match="unknown table 'context'"):
+        report_csv(run, "context")  # a similarity table: a likelihood run has none
+    with pytest.raises(ProbeError, match="unknown setting.*layers"):
+        create_probe_run(release, llama, config={"layers": [-1]})
+    with pytest.raises(ProbeError, match="batch_size must be"):
+        create_probe_run(release, llama, config={"batch_size": 0})
+
+
+def test_the_words_of_the_factories_are_those_the_fixture_model_reads():
+    # The fixture model is trained on these texts: the items' distractors and literal readings among them.
+    corpus = " ".join(texts())
+    assert all(words in corpus for words in [*WORDS_SYN, *RANDOM])
+
+
+QUEUE = f"probe_cpu_likelihood_{os.getpid()}"
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_likelihood_run_through_celery_finishes_with_its_report(celery_worker, settings, llama_folder):
+    settings.PROBE_QUEUES = {"cpu": QUEUE, "gpu": QUEUE}
+    make_probe_data()
+    release = publish("1.0.0")
+    loading._backends.clear()
+    llama = EmbeddingModel.objects.create(name="tiny-llama", kind="causal_lm", source=str(llama_folder))
+    with celery_worker(queues=[QUEUE], shutdown_timeout=30):
+        run = tasks.start_probe_run(release, llama, shard_size=2)
+        deadline = time.monotonic() + 120
+        while not run.is_finished and time.monotonic() < deadline:
+            time.sleep(0.1)
+            run.refresh_from_db()
+    assert run.status == ProbeRun.Status.DONE, run.error
+    assert run.shards.filter(status="done").count() == 3
+    report = run_report(run)
+    assert report["accuracy"] and report["per_compound"] and report["provenance"]["workers"]
