@@ -27,7 +27,7 @@ from probing import actions, tasks
 from probing.exposure import public_identity, public_progress, public_provenance, public_run
 from probing.models import EmbeddingModel, ProbeRun
 from probing.report import build as reporting
-from probing.report import figures, leaderboard, tables
+from probing.report import figures, leaderboard, likelihood_page, tables
 from probing.report import page as report_page
 from probing.report.paper_figures import FORMATS as FIGURE_FORMATS
 from probing.report.paper_figures import render as render_figure
@@ -158,11 +158,18 @@ def probe_run(request: HttpRequest, pk: int) -> HttpResponse:
             "eta": tables.format_duration(progress["eta_seconds"]) if not run.is_finished else "–",
             "duration": _duration(run),
             "provenance": tables.provenance_rows(provenance or {}),
-            "downloads": [(name, reverse("probe_run_csv", args=[run.pk, name])) for name in reporting.TABLES],
+            "downloads": [(name, reverse("probe_run_csv", args=[run.pk, name])) for name in reporting.tables_of(run)],
             "can_manage": internals,
-            **report_page.results(run, report_page.page_report(run), request.GET),
+            **_results(run, request),
         },
     )
+
+
+def _results(run: ProbeRun, request: HttpRequest) -> dict:
+    """The results part of a run's page: a likelihood run's tables are not a similarity run's."""
+    if run.family == ProbeRun.Family.LIKELIHOOD:
+        return likelihood_page.likelihood_results(run, report_page.page_report(run), request.GET)
+    return report_page.results(run, report_page.page_report(run), request.GET)
 
 
 @require_GET
@@ -171,7 +178,8 @@ def probe_run_figure(request: HttpRequest, pk: int, key: str, fmt: str) -> HttpR
     run = get_object_or_404(report_page.page_runs(), pk=pk)
     if fmt not in FIGURE_FORMATS:
         raise Http404(f"No figure format {fmt!r}: svg, png or pdf.")
-    data = report_page.figure_file(report_page.page_report(run), key, fmt)
+    pages = likelihood_page if run.family == ProbeRun.Family.LIKELIHOOD else report_page
+    data = pages.figure_file(report_page.page_report(run), key, fmt)
     if data is None:
         raise Http404(f"Run #{run.pk} has no figure {key!r}.")
     response = HttpResponse(data, content_type=FIGURE_FORMATS[fmt])
@@ -216,7 +224,7 @@ def probe_run_report(request: HttpRequest, pk: int) -> HttpResponse:
 def probe_run_csv(request: HttpRequest, pk: int, table: str) -> HttpResponse:
     """One table as CSV, its provenance in ``#`` comment lines above the header."""
     run = get_run(pk)
-    if table not in reporting.TABLES:
+    if table not in reporting.tables_of(run):
         raise Http404(f"No table {table!r}.")
     body = reporting.report_csv(run, table, public=not is_curator(request.user))
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")

@@ -33,7 +33,18 @@ CONTEXT_PROBES: tuple[str, ...] = ("nc_out", "nc_out_comp")
 PROBE_MEASURES = [("sim_syn", "P_Syn"), ("sim_comp", "P_Comp"), ("sim_words_syn", "P_WordsSyn"), ("sim_rand", "P_Rand")]
 AFFINITY_MEASURES = [("affinity_syn_words_syn", "A_Syn|WordsSyn"), ("affinity_syn_rand", "A_Syn|Rand")]
 SCALED_MEASURES = [("scaled_syn", "Sim_R|Syn"), ("scaled_words_syn", "Sim_R|WordsSyn")]
-MEASURE_LABELS = dict([*PROBE_MEASURES, *AFFINITY_MEASURES, *SCALED_MEASURES])
+# A likelihood run's measures (probing.likelihood.preferences), labelled as its tables show them.
+LIKELIHOOD_MEASURES = [
+    ("pref_comp", "Pref_Comp"),
+    ("pref_words_syn", "Pref_WordsSyn"),
+    ("pref_rand", "Pref_Rand"),
+    ("pref_comp_per_token", "Pref_Comp per token"),
+    ("pref_words_syn_per_token", "Pref_WordsSyn per token"),
+    ("pref_rand_per_token", "Pref_Rand per token"),
+    ("surprisal", "Surprisal"),
+]
+MEASURE_LABELS = dict([*PROBE_MEASURES, *AFFINITY_MEASURES, *SCALED_MEASURES])  # the similarity measures
+LIKELIHOOD_LABELS = dict(LIKELIHOOD_MEASURES)
 STD = "_std"
 
 # Subsets of compounds a correlation is computed over: all, each class, and those whose synonym shares no word.

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from core.statistics import finite
 from datasets.vocabulary import CLASS_LABELS
-from probing.vocabulary import LEVEL_LABELS, MEASURE_LABELS, STD, SUBSET_LABELS
+from probing.vocabulary import LEVEL_LABELS, LIKELIHOOD_LABELS, MEASURE_LABELS, STD, SUBSET_LABELS
 
 DASH = "–"
 ALPHA = 0.05
@@ -129,7 +129,12 @@ def correlation_cell(row: Mapping | None, show_all: bool = False, decisive: str 
 
 def measure_label(measure: str) -> str:
     base, standardised = (measure[: -len(STD)], True) if measure.endswith(STD) else (measure, False)
-    label = MEASURE_LABELS.get(base) or {"sim_head": "P_Head", "sim_modifier": "P_Modifier"}.get(base) or header(base)
+    label = (
+        MEASURE_LABELS.get(base)
+        or LIKELIHOOD_LABELS.get(base)
+        or {"sim_head": "P_Head", "sim_modifier": "P_Modifier"}.get(base)
+        or header(base)
+    )
     return f"{label} (standardised)" if standardised else label
 
 

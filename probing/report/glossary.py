@@ -100,7 +100,43 @@ TERMS: tuple[tuple[str, str, str], ...] = (
         "§3.1",
     ),
 )
-DEFINITIONS = {label: text for label, text, _ in TERMS}
+# What a likelihood run's page explains: its measures and lm-evaluation-harness's metrics.
+LIKELIHOOD_TERMS: tuple[tuple[str, str, str], ...] = (
+    (
+        "Pref_Comp",
+        "log P(sentence with NC_Syn) − log P(sentence with NC_Comp, the likelier of head-only and modifier-only): "
+        "positive when the model expects the compound's synonym more than a reading made of its own words. At the "
+        "NC level, the log-probabilities of the replacement's own tokens given the words before them.",
+        "",
+    ),
+    ("Pref_WordsSyn", "log P(NC_Syn sentence) − log P(NC_WordsSyn sentence), mean over its ranks.", ""),
+    ("Pref_Rand", "log P(NC_Syn sentence) − log P(NC_Rand sentence), mean over its ranks: a control.", ""),
+    (
+        "per token",
+        "Each log-probability divided by the tokens it sums first, so that a longer variant is not penalised for "
+        "its length alone.",
+        "",
+    ),
+    ("Surprisal", "−log P of the compound's sentence (at the NC level, of the compound's tokens), in nats.", ""),
+    (
+        "acc",
+        "A multiple-choice item is right when its gold choice (NC_Syn) has the highest log-likelihood "
+        "as a continuation of the item's question.",
+        "lm-evaluation-harness",
+    ),
+    ("acc_norm", "As acc, each log-likelihood divided by its choice's length in characters.", "lm-evaluation-harness"),
+    (
+        "acc_bytes",
+        "As acc, each log-likelihood divided by its choice's length in UTF-8 bytes.",
+        "lm-evaluation-harness",
+    ),
+    (
+        "acc_mutual_info",
+        "As acc, each log-likelihood minus the choice's log-likelihood after an empty context (a start token).",
+        "lm-evaluation-harness",
+    ),
+)
+DEFINITIONS = {label: text for label, text, _ in (*TERMS, *LIKELIHOOD_TERMS)}
 MEASURE_LABELS_WITH_STD = {f"{label} (standardised)" for label in DEFINITIONS}
 
 # What each hash of a run's provenance identifies, by the last part of its key.

@@ -40,6 +40,11 @@ PAGE_PARTS = (
     "layers",
     "stats",
     "human_score",
+    # A likelihood run's (probing.report.likelihood_page).
+    "accuracy",
+    "by_class",
+    "template",
+    "layers_note",
 )
 DEFAULT_FILTERS = {"level": "nc", "condition": "naturalistic"}  # table 8: NC level, naturalistic sentences
 
@@ -66,8 +71,8 @@ def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:
         "has_results": bool(per_compound or report.get("summary") or report.get("correlations")),
         "show_all": show_all,
         "correction": correction,
-        "query_all": _query(query, all=None if show_all else "1"),
-        "query_bh": _query(query, correction=None if correction else "bh"),
+        "query_all": query_with(query, all=None if show_all else "1"),
+        "query_bh": query_with(query, correction=None if correction else "bh"),
         "summary": tables.summary_tables(report.get("summary") or []),
         "correlations": tables.correlation_tables(report.get("correlations") or [], show_all, correction),
         "length": tables.length_table(report.get("length_correlations") or [], show_all),
@@ -115,8 +120,8 @@ def compound_page(per_compound: list, query: QueryDict) -> dict:
         "columns": _sortable(query, sort, columns),
         "rows": tables.compound_cells(page.object_list, columns),
         "page": page,
-        "previous": _query(query, page=str(page.previous_page_number())) if page.has_previous() else "",
-        "next": _query(query, page=str(page.next_page_number())) if page.has_next() else "",
+        "previous": query_with(query, page=str(page.previous_page_number())) if page.has_previous() else "",
+        "next": query_with(query, page=str(page.next_page_number())) if page.has_next() else "",
         "sort": sort,
     }
 
@@ -133,7 +138,7 @@ def _sortable(query: QueryDict, sort: str, columns: list[str]) -> list[dict]:
     """Headers of the per-compound table, each a link sorting on it (again: the other way round)."""
     out = []
     for key in columns:
-        href = _query(query, sort=f"-{key}" if sort == key else key, page=None)
+        href = query_with(query, sort=f"-{key}" if sort == key else key, page=None)
         out.append(
             {
                 "key": key,
@@ -146,7 +151,7 @@ def _sortable(query: QueryDict, sort: str, columns: list[str]) -> list[dict]:
     return out
 
 
-def _query(query: QueryDict, **changes: str | None) -> str:
+def query_with(query: QueryDict, **changes: str | None) -> str:
     """The page's query string with ``changes`` applied (None removes a key)."""
     copy = query.copy()
     for key, value in changes.items():

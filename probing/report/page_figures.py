@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from datasets.vocabulary import CLASS_COLOURS
 from probing.report.figures import box_plot, series_colours
 from probing.report.line_chart import line_panels
+from probing.report.scatter import scatter_panels
 
 
 def page_figure(spec: Mapping) -> SafeString:
@@ -19,6 +20,8 @@ def page_figure(spec: Mapping) -> SafeString:
     data = spec["data"]
     series = list(dict.fromkeys(name for members in data.values() for name in members))
     colours = CLASS_COLOURS if spec.get("palette") == "classes" else series_colours(series)
+    if spec["kind"] == "scatter":
+        return scatter_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours)
     if spec["kind"] == "lines":
         return line_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours)
     labels = spec.get("series_labels") or {}

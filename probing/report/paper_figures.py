@@ -38,10 +38,10 @@ COLUMNS = 4
 
 
 def render(spec: Mapping, fmt: str, colours: Mapping[str, str]) -> bytes:
-    """The figure of ``spec`` (kinds ``boxes``, ``lines``, ``matrix``) as ``fmt`` bytes."""
+    """The figure of ``spec`` (kinds ``boxes``, ``lines``, ``matrix``, ``scatter``) as ``fmt`` bytes."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    draw = {"boxes": _boxes, "lines": _lines, "matrix": _matrix}[spec["kind"]]
+    draw = {"boxes": _boxes, "lines": _lines, "matrix": _matrix, "scatter": _scatter}[spec["kind"]]
     figure = draw(spec, colours)
     out = io.BytesIO()
     # No creation date in the file: the same report gives the same bytes.
@@ -128,6 +128,37 @@ def _lines(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     handles, names = grid.flat[0].get_legend_handles_labels()
     figure.legend(handles, names, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
     figure.suptitle(f"{spec['title']} (filled: p ≤ 0.05)", fontsize=11)
+    return figure
+
+
+def _scatter(spec: Mapping, colours: Mapping[str, str]) -> Figure:
+    """Panels of points (``data[panel][series] = [(x, y, label)]``), axes shared, as the page's SVG."""
+    data = spec["data"]
+    panels = [name for name, groups in data.items() if any(groups.values())]
+    columns = min(3, max(1, len(panels)))
+    rows = max(1, math.ceil(len(panels) / columns))
+    figure = _mpl().Figure(figsize=(3.4 * columns, 2.9 * rows + 0.6), layout="constrained")
+    grid = figure.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
+    for axes in grid.flat[len(panels) :]:
+        axes.set_visible(False)
+    for axes, name in zip(grid.flat, panels, strict=False):
+        for series, points in data[name].items():
+            axes.scatter(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                s=10,
+                alpha=0.8,
+                color=colours.get(series, "#6b7280"),
+                label=series,
+            )
+        axes.axhline(0, color="#9ca3af", linewidth=0.8)
+        axes.set_title(name, fontsize=10)
+        _axes_style(axes, spec["x_label"], spec["y_label"])
+        axes.label_outer()
+    handles, names = grid.flat[0].get_legend_handles_labels()
+    if names:
+        figure.legend(handles, names, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    figure.suptitle(spec["title"], fontsize=11)
     return figure
 
 

@@ -1,6 +1,6 @@
 """Runs nobody starts by hand: every night on the newest release, and when a release is published.
 
-Similarity runs: language models (scored by likelihood, ``LANGUAGE_MODEL_KINDS``) are left out.
+Both families: an embedding model gets a similarity run, a language model a likelihood run.
 
 The nightly run is a django-celery-beat ``PeriodicTask`` ("nightly probe runs", 02:00, created by
 migration 0003) that curators edit in the admin. A run is started at most once per release,
@@ -15,7 +15,7 @@ import logging
 from django.db import transaction
 
 from probing.actions import ProbeError, create_probe_run
-from probing.models import LANGUAGE_MODEL_KINDS, EmbeddingModel, ProbeRun, config_hash
+from probing.models import EmbeddingModel, ProbeRun, config_hash
 from releases.models import Release
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ NIGHTLY_TASK = "probing.tasks.nightly_probe_runs_task"
 
 def ensure_run(release: Release, model: EmbeddingModel) -> ProbeRun | None:
     """A run of ``model`` with its default config on ``release``, unless one exists (None then, or when it cannot run)."""
-    resolved = model.embed_config().as_dict()
+    resolved = model.run_config()
     with transaction.atomic():
         # The model's row lock makes two schedulers firing at once start one run, not two.
         EmbeddingModel.objects.select_for_update().get(pk=model.pk)
@@ -45,7 +45,7 @@ def start_nightly_runs(release: Release | None = None) -> list[ProbeRun]:
     release = release or Release.objects.current()
     if release is None:
         return []
-    models = EmbeddingModel.objects.filter(active=True).exclude(kind__in=LANGUAGE_MODEL_KINDS)
+    models = EmbeddingModel.objects.filter(active=True)
     runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]
 
@@ -54,6 +54,6 @@ def start_publish_runs(release: Release) -> list[ProbeRun]:
     """Runs of the models marked ``run_on_publish`` on a published ``release``."""
     if not release.is_published:
         return []
-    models = EmbeddingModel.objects.filter(run_on_publish=True).exclude(kind__in=LANGUAGE_MODEL_KINDS)
+    models = EmbeddingModel.objects.filter(run_on_publish=True)
     runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]

@@ -181,3 +181,24 @@ def test_a_likelihood_run_through_celery_finishes_with_its_report(celery_worker,
     assert run.shards.filter(status="done").count() == 3
     report = run_report(run)
     assert report["accuracy"] and report["per_compound"] and report["provenance"]["workers"]
+
+
+def test_the_run_page_reads_like_the_papers_and_offers_every_table_and_figure(client, release, llama):
+    from django.urls import reverse
+
+    run = run_inline(create_probe_run(release, llama, shard_size=5))
+    page = client.get(reverse("probe_run", args=[run.pk])).content.decode()
+    assert "Multiple-choice accuracy" in page and "acc_mutual_info" in page
+    assert "Here, {compound} means:" in page or "means:" in page  # the prompt template, shown
+    assert 'data-figure="pref-comp-vs-human"' in page and "ρ =" in page
+    assert "it has no layers" in page and "Sim_R" not in page  # no similarity tables
+    for table in ("items", "accuracy", "by_class", "per_compound"):
+        href = reverse("probe_run_csv", args=[run.pk, table])
+        assert href in page
+        response = client.get(href)
+        assert response.status_code == 200 and response.content.startswith(b"# probe run")
+    assert client.get(reverse("probe_run_csv", args=[run.pk, "context"])).status_code == 404
+    figure = client.get(reverse("probe_run_figure", args=[run.pk, "pref-comp-vs-human", "png"]))
+    assert figure.status_code == 200 and figure.content.startswith(b"\x89PNG")
+    data = client.get(reverse("probe_run_json", args=[run.pk]) + "?full=1").json()
+    assert data["family"] == "likelihood" and data["accuracy"]

@@ -83,19 +83,20 @@ def test_language_models_load_under_the_embedding_models_rules(tiny_llama, tmp_p
         register_model("remote", "masked_lm", str(tiny_llama), options={"trust_remote_code": True})
 
 
-def test_a_similarity_run_of_a_language_model_is_refused_saying_why(tiny_llama):
+def test_a_run_of_a_language_model_is_a_likelihood_run(tiny_llama):
     make_probe_data(COMPOUNDS[:1])
     model = register_model("tiny-llama", "causal_lm", str(tiny_llama))
-    with pytest.raises(ProbeError, match="gives log-probabilities of texts"):
-        create_probe_run(publish(), model)
+    run = create_probe_run(publish(), model)
+    assert run.family == "likelihood" and "vector_key" in run.provenance and run.provenance["vector_key"] is None
 
 
-def test_the_similarity_schedules_leave_language_models_out(tiny_llama, caplog):
+def test_the_schedules_start_a_likelihood_run_of_a_language_model_once_per_release(tiny_llama, caplog):
     from probing.run.scheduling import start_nightly_runs, start_publish_runs
 
     make_probe_data(COMPOUNDS[:1])
     release = publish()
     register_model("tiny-llama", "causal_lm", str(tiny_llama), run_on_publish=True)
     started = start_nightly_runs(release) + start_publish_runs(release)
-    assert "tiny-llama" not in {run.model.name for run in started}
-    assert "no probe run" not in caplog.text  # left out, not tried and refused every night
+    families = [(run.model.name, run.family) for run in started]
+    assert families == [("minilm", "similarity"), ("tiny-llama", "likelihood")]  # the bundled model's too
+    assert "no probe run" not in caplog.text
