@@ -69,6 +69,7 @@ class ProbeRunSerializer(serializers.ModelSerializer):
             "id",
             "release",
             "model",
+            "family",
             "config",
             "status",
             "queue",

@@ -55,7 +55,12 @@ class StartRunForm(forms.Form):
         empty_value=None,
         label="Special tokens in the sentence mean",
     )
-    batch_size = forms.IntegerField(required=False, min_value=1, max_value=4096)
+    batch_size = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=4096,
+        help_text="Texts per forward pass. A language model (likelihood run) takes this setting only.",
+    )
     max_length = forms.IntegerField(required=False, min_value=8, max_value=32768)
 
     def __init__(self, *args, **kwargs) -> None:
@@ -278,7 +283,11 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
             "missing": [pk for pk in ids if pk not in {run.pk for run in runs}],
             "standardised": standardised,
             "summaries": tables.comparison_tables(
-                {run_label(run): report.get("summary") or [] for run, report in reports}, standardised
+                {run_label(run): report.get("summary") or [] for run, report in reports if run.family == SIMILARITY},
+                standardised,
+            ),
+            "likelihood": likelihood_page.comparison(
+                [(run_label(run), report) for run, report in reports if run.family != SIMILARITY]
             ),
             "provenances": [
                 (run_label(run), tables.provenance_rows(report.get("provenance") or {})) for run, report in reports
@@ -311,7 +320,9 @@ def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
 
 def _correlograms(reports: list[tuple[ProbeRun, dict]], request: HttpRequest) -> dict:
     level = request.GET.get("level") if request.GET.get("level") in tables.LEVELS else "nc"
-    per_compound = {run_label(run): report.get("per_compound") or [] for run, report in reports}
+    per_compound = {
+        run_label(run): report.get("per_compound") or [] for run, report in reports if run.family == SIMILARITY
+    }
     return figures.model_correlograms(per_compound, level, request.GET.get("group", ""))
 
 
@@ -339,6 +350,9 @@ def _run_ids(texts: list[str]) -> list[int]:
     return ids[:MAX_COMPARED]
 
 
+SIMILARITY = ProbeRun.Family.SIMILARITY
+
+
 def run_label(run: ProbeRun) -> str:
     return f"#{run.pk} {run.model.name}"
 
@@ -346,7 +360,8 @@ def run_label(run: ProbeRun) -> str:
 @require_GET
 def probe_leaderboard(request: HttpRequest) -> HttpResponse:
     """Runs of one release ranked by how well each measure follows the human scores, in one chosen cell."""
-    done = ProbeRun.objects.filter(status=ProbeRun.Status.DONE)
+    # Similarity runs: a likelihood run's measures are others (its own page and the comparison show them).
+    done = ProbeRun.objects.filter(status=ProbeRun.Status.DONE, family=SIMILARITY)
     versions = sorted(set(done.values_list("release__version", flat=True)), key=version_key, reverse=True)
     version = request.GET.get("release") if request.GET.get("release") in versions else next(iter(versions), "")
     latest = request.GET.get("every") != "1"

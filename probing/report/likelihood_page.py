@@ -104,6 +104,42 @@ def by_class_table(rows: Sequence[Mapping]) -> dict:
     }
 
 
+def comparison(reports: Sequence[tuple[str, Mapping]]) -> dict:
+    """Likelihood runs side by side: each run's accuracy over every item and each preference's ρ (NC level, all compounds).
+
+    ``reports``: (run label, report) of the compared runs that are likelihood runs. Rows per
+    language-condition and metric or measure; one column per run ("–" where a run has no value).
+    """
+    labels = [label for label, _ in reports]
+    accuracy, rhos = {}, {}
+    for label, report in reports:
+        for row in report.get("accuracy") or []:
+            if row.get("class") == ALL:
+                for metric in METRICS:
+                    accuracy.setdefault((row["language"], row["condition"], metric), {})[label] = row.get(metric)
+        for row in report.get("correlations") or []:
+            if row.get("level") == SCATTER_LEVEL and (row.get("subset") or ALL) == ALL:
+                rhos.setdefault((row["language"], row["condition"], row["measure"]), {})[label] = row.get("rho")
+
+    def rows(found: dict, text) -> list[dict]:
+        return [
+            {
+                "group": tables.group_label(language, condition),
+                "name": name,
+                "cells": [text(values.get(l)) for l in labels],
+            }
+            for (language, condition, name), values in found.items()
+        ]
+
+    return {
+        "runs": labels,
+        "accuracy": rows(accuracy, lambda v: fixed(v, 2)),
+        "rhos": rows(
+            {(*k[:2], LIKELIHOOD_LABELS[k[2]]): v for k, v in rhos.items() if k[2] in LIKELIHOOD_LABELS}, rho_text
+        ),
+    }
+
+
 def template_rows(template: Mapping) -> list[tuple[str, str]]:
     """(language, template) of each language the items were asked in, with the template version."""
     version = template.get("version")

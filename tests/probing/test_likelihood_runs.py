@@ -202,3 +202,17 @@ def test_the_run_page_reads_like_the_papers_and_offers_every_table_and_figure(cl
     assert figure.status_code == 200 and figure.content.startswith(b"\x89PNG")
     data = client.get(reverse("probe_run_json", args=[run.pk]) + "?full=1").json()
     assert data["family"] == "likelihood" and data["accuracy"]
+
+
+def test_the_comparison_sets_likelihood_runs_apart_and_the_api_names_the_family(client, release, llama):
+    from django.urls import reverse
+
+    first = run_inline(create_probe_run(release, llama, shard_size=5))
+    second = run_inline(create_probe_run(release, llama, config={"batch_size": 2}, shard_size=5))
+    page = client.get(reverse("probe_compare") + f"?runs={first.pk},{second.pk}").content.decode()
+    assert 'id="likelihood"' in page and f"#{first.pk} tiny-llama" in page and "acc_mutual_info" in page
+    assert "ρ Pref_Comp" in page
+    listed = client.get("/api/probing/runs/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert {row["family"] for row in rows} == {"likelihood"}
+    assert client.get(reverse("probe_leaderboard")).status_code == 200  # similarity runs only: none here
