@@ -126,7 +126,7 @@ def comparison(reports: Sequence[tuple[str, Mapping]]) -> dict:
             {
                 "group": tables.group_label(language, condition),
                 "name": name,
-                "cells": [text(values.get(l)) for l in labels],
+                "cells": [text(values.get(run)) for run in labels],
             }
             for (language, condition, name), values in found.items()
         ]
