@@ -30,8 +30,10 @@ MEASURES = {
 
 
 # What a likelihood run may set (the model's config, then the run's overrides); anything else is refused.
-SETTINGS = {"batch_size": 16}
+# dtype changes the scores (part of the score cache's key); device changes only where they are computed.
+SETTINGS = {"batch_size": 16, "dtype": "float32", "device": "cpu"}
 MAX_BATCH_SIZE = 1024
+DTYPES = ("float32", "bfloat16", "float16")
 
 
 def likelihood_config(kind: str, *layers: dict | None) -> dict:
@@ -52,6 +54,13 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
     size = resolved["batch_size"]
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_BATCH_SIZE:
         raise ValueError(f"batch_size must be a whole number from 1 to {MAX_BATCH_SIZE}, not {size!r}")
+    if resolved["dtype"] not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, not {resolved['dtype']!r}")
+    device = resolved["device"]
+    if not isinstance(device, str) or not (device == "cpu" or device == "cuda" or device.startswith("cuda:")):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+    if kind == COMPLETIONS and (resolved["dtype"], device) != ("float32", "cpu"):
+        raise ValueError("a completions server computes where and how it is served: dtype and device are not set here")
     return {
         "family": "likelihood",
         **resolved,
@@ -74,7 +83,17 @@ class ScoringBackend:
     def identity(self) -> dict:
         return dict(self.scorer.identity)
 
-    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
+    def score(
+        self,
+        texts: Sequence[str],
+        batch_size: int | None = None,
+        start_token: bool = False,
+        dtype: str = "float32",
+        device: str = "cpu",
+    ) -> list[TextScore]:
+        """``dtype`` and ``device``: where a local model computes (moved there once); a server ignores them."""
+        if isinstance(self.scorer, LanguageModel):
+            self.scorer.place(dtype, device)
         return self.scorer.score(texts, batch_size, start_token)
 
 
@@ -92,6 +111,15 @@ class LanguageModel:
         from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
 
         return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token)
+
+    def place(self, dtype: str = "float32", device: str = "cpu") -> None:
+        """Move the model to ``device`` in ``dtype`` (a no-op when it is there): opened float32 on the CPU."""
+        import torch
+
+        wanted = getattr(torch, dtype)
+        first = next(self.model.parameters())
+        if first.dtype != wanted or str(first.device) != str(torch.device(device)):
+            self.model = self.model.to(device=device, dtype=wanted)
 
 
 def open_language_model(kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False):

@@ -41,19 +41,20 @@ def measure_shard_likelihood(
     expected = run.provenance.get("model_identity")
     if expected and expected != identity:
         raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
-    cache = DatabaseScoreCache(identity_hash(identity))
+    config = run.config
+    placement = {"dtype": config.get("dtype", "float32"), "device": config.get("device", "cpu")}
+    cache = DatabaseScoreCache(identity_hash(identity), placement["dtype"])
     stats = ScoreStats()
     total = len(texts) + len(alone)
 
     def progress(offset: int):
         return None if on_progress is None else (lambda done, _: on_progress(offset + done, total))
 
-    size = int(run.config["batch_size"])
-    scores = score_cached(scorer, texts, cache, batch_size=size, stats=stats, on_progress=progress(0))
+    size = int(config["batch_size"])
+    kwargs = {"batch_size": size, "placement": placement, "stats": stats}
+    scores = score_cached(scorer, texts, cache, on_progress=progress(0), **kwargs)
     # A choice alone is scored after a start token where the tokenizer adds none (lm-evaluation-harness).
-    scores |= score_cached(
-        scorer, alone, cache, batch_size=size, start_token=True, stats=stats, on_progress=progress(len(texts))
-    )
+    scores |= score_cached(scorer, alone, cache, start_token=True, on_progress=progress(len(texts)), **kwargs)
     result = {
         **rows(pairs, items, scores),
         "items_skipped": skipped,

@@ -35,10 +35,14 @@ class ScoreStats:
 
 
 class DatabaseScoreCache:
-    """TextScores on ``CachedScores`` rows, filed under ``model`` (the identity hash)."""
+    """TextScores on ``CachedScores`` rows, filed under ``model`` (the identity hash).
 
-    def __init__(self, model: str) -> None:
-        self.model = model
+    ``dtype``: the precision the model computed in, which changes its scores: float32 rows keep the
+    identity hash as it is, others are filed under the hash with the dtype beside it.
+    """
+
+    def __init__(self, model: str, dtype: str = "float32") -> None:
+        self.model = model if dtype == "float32" else hashlib.sha256(f"{model}:{dtype}".encode()).hexdigest()
 
     def get_many(self, texts: Sequence[str], start_token: bool) -> dict[str, TextScore]:
         keys = {score_key(self.model, text, start_token): text for text in dict.fromkeys(texts)}
@@ -75,6 +79,7 @@ def score_cached(
     *,
     batch_size: int,
     start_token: bool = False,
+    placement: dict | None = None,
     stats: ScoreStats | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     chunk: int = 512,
@@ -83,6 +88,7 @@ def score_cached(
 
     Stored as each chunk is scored, so a shard killed halfway keeps what it scored. The scorer sorts
     a chunk by length itself; a chunk is ``chunk`` texts (a multiple of most batch sizes).
+    ``placement``: the dtype and device a local model computes in (``ScoringBackend.score``).
     """
     stats = stats if stats is not None else ScoreStats()
     unique = list(dict.fromkeys(texts))
@@ -92,7 +98,7 @@ def score_cached(
     done = len(found)
     for start in range(0, len(missing), chunk):
         part = missing[start : start + chunk]
-        scored = scorer.score(part, batch_size, start_token)
+        scored = scorer.score(part, batch_size, start_token, **(placement or {}))
         cache.put_many(scored, start_token)
         found.update(zip(part, scored, strict=True))
         stats.embedded += len(part)

@@ -216,3 +216,58 @@ def test_the_comparison_sets_likelihood_runs_apart_and_the_api_names_the_family(
     rows = listed["results"] if isinstance(listed, dict) else listed
     assert {row["family"] for row in rows} == {"likelihood"}
     assert client.get(reverse("probe_leaderboard")).status_code == 200  # similarity runs only: none here
+
+
+def test_a_bfloat16_run_is_scored_and_cached_apart_from_float32(release, llama):
+    full = run_inline(create_probe_run(release, llama, shard_size=5))
+    half = run_inline(create_probe_run(release, llama, config={"dtype": "bfloat16"}, shard_size=5))
+    assert half.status == ProbeRun.Status.DONE, half.error
+    assert half.texts_cached == 0 and half.texts_embedded == full.texts_embedded  # not float32's rows
+    fulls = {(r["compound"], r["condition"], r["level"]): r["surprisal"] for r in run_report(full)["per_compound"]}
+    halves = {(r["compound"], r["condition"], r["level"]): r["surprisal"] for r in run_report(half)["per_compound"]}
+    assert fulls.keys() == halves.keys() and fulls != halves
+    assert all(abs(halves[k] - fulls[k]) < 0.05 * abs(fulls[k]) + 0.5 for k in fulls)  # close, as bf16 is
+    with pytest.raises(ProbeError, match="dtype must be one of"):
+        create_probe_run(release, llama, config={"dtype": "int8"})
+    with pytest.raises(ProbeError, match="device must be"):
+        create_probe_run(release, llama, config={"device": "tpu"})
+
+
+@pytest.fixture
+def completions_model(llama_folder, settings, monkeypatch):
+    from tests.llm_server import LanguageModelServer
+
+    monkeypatch.setenv("TEST_COMPLETIONS_KEY", "sk-local")
+    settings.WORKBENCH_MODEL_API_HOSTS, settings.WORKBENCH_MODEL_API_KEY_ENVS = ["127.0.0.1"], ["TEST_COMPLETIONS_KEY"]
+    server = LanguageModelServer(llama_folder).start()
+    loading._backends.clear()
+    options = {"base_url": server.base_url, "api_key_env": "TEST_COMPLETIONS_KEY", "model": "tiny-llama"}
+    yield (
+        EmbeddingModel.objects.create(
+            name="served-llama", kind="openai_completions", source="tiny-llama", options=options
+        ),
+        server,
+    )
+    server.stop()
+
+
+def test_a_run_against_a_completions_server_gives_the_local_models_numbers(release, llama, completions_model):
+    served, server = completions_model
+    remote = run_inline(create_probe_run(release, served, shard_size=5))
+    assert remote.status == ProbeRun.Status.DONE, remote.error
+    assert server.requests and all(r["body"].get("echo") for r in server.requests)
+    local = run_inline(create_probe_run(release, llama, shard_size=5))
+    theirs = {(r["compound"], r["condition"], r["level"]): r for r in run_report(remote)["per_compound"]}
+    for row in run_report(local)["per_compound"]:
+        other = theirs[(row["compound"], row["condition"], row["level"])]
+        for measure in ("pref_comp", "pref_words_syn", "surprisal"):
+            assert other[measure] == pytest.approx(row[measure], abs=1e-3), measure
+
+
+def test_a_run_against_a_host_no_longer_allowed_fails_saying_why(release, completions_model, settings):
+    served, server = completions_model
+    settings.WORKBENCH_MODEL_API_HOSTS = []  # the administrator took the host off the list
+    loading._backends.clear()
+    run = run_inline(create_probe_run(release, served, shard_size=5))
+    assert run.status == ProbeRun.Status.FAILED and "127.0.0.1" in run.error
+    assert not server.requests
