@@ -13,8 +13,8 @@ length, the same size) through the bare forward pass, tokenisation included, not
 figure is (b)/(a): the share of the limit's speed the scorer keeps (goal ≥ 0.9), with texts/s of
 each; each the fastest of ``--repeat`` runs (a shared machine only ever slows a run down).
 
-This measures the scorer, which the likelihood runs call; the runs themselves (shards, cache,
-report) are not built yet, and their benchmark will replace (a) with ``run_probes`` as users run it.
+This measures the scorer alone, which the likelihood runs call; ``benchmarks/likelihood_runs.py``
+measures the runs themselves (``run_probes`` as users run it: shards, cache, report).
 The last line is one JSON object with the commit (``--save`` appends it to benchmarks/results/).
 """
 
@@ -55,22 +55,48 @@ def release_texts(data: Path, limit: int | None) -> list[str]:
     return sorted(texts)
 
 
-def build_models(texts: list[str], folder: Path) -> dict[str, Path]:
-    """The tests' tiny LLaMA, and a 6-layer LLaMA-shaped model with an 8,000-token vocabulary, both on the texts."""
+SHAPES = {
+    "tiny-llama": ({"max_position_embeddings": 512}, 60),
+    # 6 layers, hidden 256, 8 heads: small enough for a CPU run of the whole release.
+    "llama-6l": (
+        {
+            "hidden_size": 256,
+            "intermediate_size": 688,
+            "num_hidden_layers": 6,
+            "num_attention_heads": 8,
+            "num_key_value_heads": 8,
+            "max_position_embeddings": 512,
+        },
+        8000,
+    ),
+    # About a billion parameters, LLaMA-shaped (TinyLlama's widths, 16 layers): benchmarks/gpu_check.sh.
+    "llama-1b": (
+        {
+            "hidden_size": 2048,
+            "intermediate_size": 5632,
+            "num_hidden_layers": 16,
+            "num_attention_heads": 32,
+            "num_key_value_heads": 4,
+            "max_position_embeddings": 512,
+        },
+        32000,
+    ),
+}
+
+
+def build_models(texts: list[str], folder: Path, wanted: list[str] | None = None) -> dict[str, Path]:
+    """The models of ``SHAPES`` named in ``wanted`` (default: the tiny LLaMA and the 6-layer one), on the texts."""
     from tests.tiny_models import save_tiny_llama
 
-    six_layers = {
-        "hidden_size": 256,
-        "intermediate_size": 688,
-        "num_hidden_layers": 6,
-        "num_attention_heads": 8,
-        "num_key_value_heads": 8,
-        "max_position_embeddings": 512,
-    }
-    return {
-        "tiny-llama": save_tiny_llama(folder / "tiny", texts, causal_lm=True, shape={"max_position_embeddings": 512}),
-        "llama-6l": save_tiny_llama(folder / "6l", texts, causal_lm=True, vocab_size=8000, shape=six_layers),
-    }
+    wanted = wanted or ["tiny-llama", "llama-6l"]
+    unknown = sorted(set(wanted) - set(SHAPES))
+    if unknown:
+        raise SystemExit(f"unknown model(s) {', '.join(unknown)}: choose from {', '.join(SHAPES)}")
+    built = {}
+    for name in wanted:
+        shape, vocab = SHAPES[name]
+        built[name] = save_tiny_llama(folder / name, texts, causal_lm=True, vocab_size=vocab, shape=shape)
+    return built
 
 
 def measure(name: str, path: Path, texts: list[str], batch_size: int, repeat: int) -> dict:

@@ -1,0 +1,213 @@
+"""Likelihood runs as users start them, against bare forward passes of the same model over the same texts.
+
+Usage: .venv/bin/python benchmarks/likelihood_runs.py [--data ../shared/data] [--limit N] [--repeat 2]
+       [--models tiny-llama,llama-6l] [--dtype float32] [--device cpu] [--save]
+
+The public NCIMP release (PT, EN neutral) is imported into a throwaway database and published, as
+``probe_throughput.py`` does. The causal models of ``likelihood_throughput.py`` are built from
+configs (no download: the tests' tiny LLaMA and a 6-layer LLaMA-shaped model, byte-pair vocabularies
+trained on the release's texts), registered as ``causal_lm`` and, for each:
+
+(a) cold: ``run_probes --inline`` on an emptied score cache, the run's own seconds (first shard
+    claimed to report finished), the fastest of ``--repeat``;
+(b) the limit: every text that run scored (each unique text once: the pairs' sentences, the
+    items' question-and-answer texts, the answers alone after a start token), through the bare
+    batched forward pass of the same model in the same batches (sorted by length), tokenisation
+    included, nothing kept; ``fraction_of_limit`` = (b) / (a), goal ≥ 0.9, and
+    ``outside_model_share`` = 1 − (b) / (a): what the run spends outside the model;
+(c) warm in a new process: ``manage.py run_probes --inline`` on another release of the same data,
+    every text cached: ``fresh_warm_speedup`` = (a) / (c)'s run seconds, with the command's wall time.
+
+The last line is one JSON object with the commit (``--save`` appends it to benchmarks/results/).
+``benchmarks/gpu_check.sh`` runs this with a ~1B-parameter model in bf16 on a GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from io import StringIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from likelihood_throughput import build_models, release_texts  # noqa: E402 (siblings, through sys.path)
+from probe_throughput import run_seconds, setup  # noqa: E402
+
+from benchmarks.record import commit, emit, save_flag  # noqa: E402
+
+
+def run_probes(version: str, model: str, config: dict) -> object:
+    """``run_probes --inline`` as a user types it; the finished run (its report deferred)."""
+    from django.core.management import call_command
+
+    from probing.models import ProbeRun
+
+    out, err = StringIO(), StringIO()
+    call_command(
+        "run_probes", "--release", version, "--model", model, "--inline", "--config", json.dumps(config),
+        stdout=out, stderr=err,
+    )  # fmt: skip
+    run = ProbeRun.objects.defer("report").get(pk=int(out.getvalue().strip()))
+    if run.status != ProbeRun.Status.DONE:
+        raise SystemExit(f"run {run.pk} {run.status}: {run.error}\n{err.getvalue()}")
+    return run
+
+
+def forget_scores() -> None:
+    """A cold worker: no cached scores, the release not read yet, no model opened."""
+    from django.db import connection
+
+    from probing.models import CachedScores
+    from probing.run import loading
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {connection.ops.quote_name(CachedScores._meta.db_table)}")
+    loading._releases.clear()
+    loading._backends.clear()
+
+
+def run_texts(release) -> tuple[list[str], list[str]]:
+    """Every unique text a run of ``release`` scores: in context, and the answers alone (after a start token)."""
+    from probing.run.likelihood import shard_texts
+    from probing.run.loading import release_probes
+
+    probes = release_probes(release)
+    _, _, texts, alone, _ = shard_texts(probes, probes.compounds)
+    return texts, alone
+
+
+def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int, dtype: str, device: str) -> float:
+    """Seconds of the bare forward passes over ``texts`` and ``alone`` in the scorer's batches, tokenisation included."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from probing.likelihood.scoring import chunks, encode, pad_id, shortest_first, with_start_token
+
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype="float32").eval().to(device=device, dtype=getattr(torch, dtype))
+    pad = pad_id(tokenizer)
+
+    def passes(group: list[str], start: bool) -> None:
+        encoded = encode(tokenizer, group)
+        if start:
+            encoded = [with_start_token(item, tokenizer) for item in encoded]
+        with torch.inference_mode():
+            for batch in chunks(shortest_first(encoded), batch_size):
+                width = max(len(encoded[i]["ids"]) for i in batch)
+                ids = torch.full((len(batch), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for row, i in enumerate(batch):
+                    n = len(encoded[i]["ids"])
+                    ids[row, :n] = torch.tensor(encoded[i]["ids"])
+                    mask[row, :n] = 1
+                model(input_ids=ids.to(device), attention_mask=mask.to(device))
+        if device.startswith("cuda"):
+            torch.cuda.synchronize()
+
+    passes(texts[:batch_size], False)  # warm, as a running worker is
+    started = time.perf_counter()
+    passes(texts, False)
+    passes(alone, True)
+    return time.perf_counter() - started
+
+
+def fresh_process_run(version: str, model: str, config: dict) -> tuple[object, float]:
+    """``manage.py run_probes --inline`` in a new process on this benchmark's database: (run, command wall seconds)."""
+    from django.db import connection
+
+    from probing.models import ProbeRun
+
+    env = dict(os.environ)
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        env["DATABASE_URL"] = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    command = [
+        sys.executable, "manage.py", "run_probes", "--release", version, "--model", model, "--inline",
+        "--config", json.dumps(config),
+    ]  # fmt: skip
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"fresh-process run failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    run = ProbeRun.objects.defer("report").get(pk=int(done.stdout.strip().splitlines()[-1]))
+    return run, wall
+
+
+def measure(name: str, path: Path, args) -> dict:
+    from probing.actions import register_model
+    from releases.models import Release
+
+    config = {"batch_size": args.batch_size, "dtype": args.dtype, "device": args.device}
+    register_model(name, "causal_lm", str(path))
+    release = Release.objects.get(version="1.0.0")
+    texts, alone = run_texts(release)
+    colds = []
+    for _ in range(args.repeat):
+        forget_scores()
+        run = run_probes("1.0.0", name, config)
+        colds.append(run_seconds(run))
+        print(f"{name}: cold run {colds[-1]:.2f} s ({run.texts_embedded} texts scored)", flush=True)
+    cold = min(colds)
+    limits = [bare_forward(path, texts, alone, args.batch_size, args.dtype, args.device) for _ in range(args.repeat)]
+    limit = min(limits)
+    print(f"{name}: bare forward {limit:.2f} s over {len(texts) + len(alone)} texts", flush=True)
+    warm, wall = fresh_process_run("1.0.1", name, config)
+    print(f"{name}: warm in a new process {run_seconds(warm):.2f} s (command {wall:.2f} s)", flush=True)
+    return {
+        "texts": len(texts) + len(alone),
+        "cold_s": round(cold, 3),
+        "limit_s": round(limit, 3),
+        "texts_per_s": round((len(texts) + len(alone)) / cold, 1),
+        "limit_texts_per_s": round((len(texts) + len(alone)) / limit, 1),
+        "fraction_of_limit": round(limit / cold, 3),
+        "outside_model_share": round(1 - limit / cold, 3),
+        "fresh_warm_s": round(run_seconds(warm), 3),
+        "fresh_warm_command_s": round(wall, 2),
+        "fresh_warm_speedup": round(cold / run_seconds(warm), 1),
+        "samples": {"cold": [round(x, 3) for x in colds], "limit": [round(x, 3) for x in limits]},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--limit", type=int, help="keep the first N compounds per language")
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--models", default="tiny-llama,llama-6l", help="of tiny-llama, llama-6l, llama-1b")
+    parser.add_argument("--dtype", default="float32")
+    parser.add_argument("--device", default="cpu")
+    save_flag(parser)
+    args = parser.parse_args()
+    measured = commit()
+    with tempfile.TemporaryDirectory(prefix="likelihood-runs-") as folder:
+        # The models are built here: the administrator's list of model folders names it (and the fresh process's).
+        os.environ["WORKBENCH_MODEL_DIRS"] = os.path.realpath(folder)
+        teardown = setup(args.data, args.limit)
+        try:
+            texts = release_texts(args.data, args.limit)
+            wanted = args.models.split(",")
+            built = build_models(texts, Path(folder), wanted)
+            figures = {name: measure(name, built[name], args) for name in wanted}
+        finally:
+            teardown()
+    scope = f"first {args.limit} compounds per language" if args.limit else "full release"
+    emit(
+        "likelihood_runs",
+        {"scope": scope, "batch_size": args.batch_size, "dtype": args.dtype, "device": args.device, **figures},
+        save=args.save,
+        measured=measured,
+    )
+
+
+if __name__ == "__main__":
+    main()
