@@ -364,11 +364,13 @@ class CachedScores(models.Model):
 
     key = models.CharField(max_length=64, unique=True, help_text="probing.run.score_cache.score_key: sha256 hex.")
     model = models.CharField(max_length=64, db_index=True, help_text="sha256 of the language model's identity.")
-    tokens = models.JSONField(help_text='{"names": [...], "offsets": [[start, end]], "logprobs": [...]}')
+    names = models.TextField(help_text="The tokens' strings, separated by U+001F (probing.run.score_cache).")
+    offsets = models.BinaryField(help_text="(start, end) of each token in the text: int32 little-endian pairs.")
+    logprobs = models.BinaryField(help_text="Each token's log-probability: float64 little-endian, NaN for none.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         verbose_name_plural = "cached scores"
 
     def __str__(self) -> str:
-        return f"{self.key[:12]}… ({len(self.tokens.get('names', []))} tokens)"
+        return f"{self.key[:12]}… ({len(self.offsets) // 8} tokens)"

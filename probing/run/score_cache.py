@@ -4,7 +4,9 @@ A row is keyed by the model's identity hash, whether the text was scored after a
 multiple-choice item's choice alone, lm-evaluation-harness's empty context), the scoring format
 (``probing.likelihood.scores.SCORE_FORMAT``) and the text: a row is never reused for other weights
 or another way of scoring, and any worker reuses what another scored. Rows are only inserted (the
-first of two workers scoring the same text wins), never updated, as the vector cache's are.
+first of two workers scoring the same text wins), never updated, as the vector cache's are. A row
+holds the token strings, their offsets and their log-probabilities as arrays (no JSON: writing a
+run's scores as JSON cost more than scoring them with a small model).
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from django.db import connection, transaction
+from django.utils import timezone
+
 from probing.likelihood.scores import SCORE_FORMAT, TextScore
 from probing.models import CachedScores
+from probing.run import pgcopy
 
 CHUNK = 2000  # keys per query
 
@@ -34,11 +41,45 @@ class ScoreStats:
     cached: int = 0
 
 
+SEPARATOR, AS_JSON = "\x1f", "\x1e"  # between token strings; the mark of names kept as JSON (one holds U+001F)
+
+
+def encode_names(names: Sequence[str]) -> str:
+    if any(SEPARATOR in name or name.startswith(AS_JSON) for name in names):
+        return AS_JSON + json.dumps(list(names), ensure_ascii=False)
+    return SEPARATOR.join(names)
+
+
+def decode_names(text: str, count: int) -> list[str]:
+    if text.startswith(AS_JSON):
+        return json.loads(text[1:])
+    return text.split(SEPARATOR) if count else []
+
+
+def encode_score(score: TextScore) -> tuple[str, bytes, bytes]:
+    """A TextScore's columns: names, offsets (int32 pairs), log-probabilities (float64, NaN for none: lossless)."""
+    offsets = np.asarray(score.offsets, dtype="<i4").reshape(-1, 2)
+    logprobs = np.array([np.nan if v is None else v for v in score.logprobs], dtype="<f8")
+    return encode_names(score.names), offsets.tobytes(), logprobs.tobytes()
+
+
+def decode_score(text: str, names: str, offsets, logprobs) -> TextScore:
+    values = np.frombuffer(logprobs, dtype="<f8").tolist()
+    pairs = np.frombuffer(offsets, dtype="<i4").reshape(-1, 2).tolist()
+    return TextScore(
+        text,
+        decode_names(names, len(values)),
+        [(start, end) for start, end in pairs],
+        [None if v != v else v for v in values],  # NaN: a token without a log-probability
+    )
+
+
 class DatabaseScoreCache:
     """TextScores on ``CachedScores`` rows, filed under ``model`` (the identity hash).
 
     ``dtype``: the precision the model computed in, which changes its scores: float32 rows keep the
-    identity hash as it is, others are filed under the hash with the dtype beside it.
+    identity hash as it is, others are filed under the hash with the dtype beside it. On PostgreSQL
+    rows are written by binary COPY (``probing.run.pgcopy``), as the vector cache's are.
     """
 
     def __init__(self, model: str, dtype: str = "float32") -> None:
@@ -49,27 +90,29 @@ class DatabaseScoreCache:
         found: dict[str, TextScore] = {}
         listed = list(keys)
         for start in range(0, len(listed), CHUNK):
-            rows = CachedScores.objects.filter(key__in=listed[start : start + CHUNK]).values_list("key", "tokens")
-            for key, tokens in rows:
-                text = keys[key]
-                offsets = [tuple(pair) for pair in tokens["offsets"]]
-                found[text] = TextScore(text, tokens["names"], offsets, tokens["logprobs"])
+            rows = CachedScores.objects.filter(key__in=listed[start : start + CHUNK])
+            for key, names, offsets, logprobs in rows.values_list("key", "names", "offsets", "logprobs"):
+                found[keys[key]] = decode_score(keys[key], names, offsets, logprobs)
         return found
 
     def put_many(self, scores: Sequence[TextScore], start_token: bool) -> None:
-        rows = [
-            CachedScores(
-                key=score_key(self.model, score.text, start_token),
-                model=self.model,
-                tokens={
-                    "names": list(score.names),
-                    "offsets": [list(pair) for pair in score.offsets],
-                    "logprobs": list(score.logprobs),
-                },
-            )
-            for score in scores
-        ]
-        CachedScores.objects.bulk_create(rows, batch_size=500, ignore_conflicts=True)
+        if not scores:
+            return
+        rows = [(score_key(self.model, score.text, start_token), self.model, *encode_score(score)) for score in scores]
+        if connection.vendor == "postgresql":
+            now = timezone.now()
+            with transaction.atomic():
+                with connection.cursor() as cursor:  # a row lost in a crash is scored again
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
+                pgcopy.insert_new(
+                    CachedScores._meta.db_table, (*COLUMNS, "created_at"), [(*r, now) for r in rows], "key"
+                )
+            return
+        objects = [CachedScores(**dict(zip(COLUMNS, row, strict=True))) for row in rows]
+        CachedScores.objects.bulk_create(objects, batch_size=500, ignore_conflicts=True)
+
+
+COLUMNS = ("key", "model", "names", "offsets", "logprobs")
 
 
 def score_cached(
