@@ -45,9 +45,10 @@ SEPARATOR, AS_JSON = "\x1f", "\x1e"  # between token strings; the mark of names 
 
 
 def encode_names(names: Sequence[str]) -> str:
-    if any(SEPARATOR in name or name.startswith(AS_JSON) for name in names):
+    joined = SEPARATOR.join(names)
+    if joined.count(SEPARATOR) != max(len(names) - 1, 0) or joined.startswith(AS_JSON):
         return AS_JSON + json.dumps(list(names), ensure_ascii=False)
-    return SEPARATOR.join(names)
+    return joined
 
 
 def decode_names(text: str, count: int) -> list[str]:
