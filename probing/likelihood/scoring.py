@@ -22,6 +22,7 @@ from itertools import compress
 
 import torch
 
+from probing.likelihood.prefixes import padded, prefix_groups, shared_prefix_logprobs
 from probing.likelihood.scores import CAUSAL, MASKED, TextScore
 
 
@@ -82,31 +83,30 @@ def with_start_token(item: dict, tokenizer) -> dict:
 
 
 def causal_scores(
-    model, tokenizer, texts: Sequence[str], batch_size: int = 16, start_token: bool = False
+    model, tokenizer, texts: Sequence[str], batch_size: int = 16, start_token: bool = False, share_prefixes: bool = True
 ) -> list[TextScore]:
     """Every token's log-probability given the tokens before it, for each text (one pass per batch).
 
     ``start_token``: give each text a start token as context if its tokenizer adds none (``with_start_token``).
+    ``share_prefixes``: texts that begin with the same tokens have that beginning computed once
+    (``probing.likelihood.prefixes``); the others, or all without it, are scored whole.
     """
     encoded = encode(tokenizer, texts)
     if start_token:
         encoded = [with_start_token(item, tokenizer) for item in encoded]
-    found: list[list[float | None]] = [[] for _ in texts]
+    pad = pad_id(tokenizer)
+    ids = [item["ids"] for item in encoded]
+    groups = prefix_groups(ids) if share_prefixes else []
+    found: dict[int, list[float | None]] = shared_prefix_logprobs(model, ids, groups, pad, batch_size) if groups else {}
     device = next(model.parameters()).device
-    for batch in chunks(shortest_first(encoded), batch_size):
-        width = max(len(encoded[i]["ids"]) for i in batch)
-        ids = torch.full((len(batch), width), pad_id(tokenizer), dtype=torch.long)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for row, i in enumerate(batch):
-            n = len(encoded[i]["ids"])
-            ids[row, :n] = torch.tensor(encoded[i]["ids"])
-            mask[row, :n] = 1
+    alone = [i for i in shortest_first(encoded) if i not in found]
+    for batch in chunks(alone, batch_size):
+        batch_ids, mask = padded([ids[i] for i in batch], pad)
         with torch.inference_mode():
-            logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits
-            scores = token_logprobs(logits[:, :-1], ids[:, 1:].to(device)).cpu()
+            logits = model(input_ids=batch_ids.to(device), attention_mask=mask.to(device)).logits
+            scores = token_logprobs(logits[:, :-1], batch_ids[:, 1:].to(device)).cpu()
         for row, i in enumerate(batch):
-            n = len(encoded[i]["ids"])
-            found[i] = [None, *scores[row, : n - 1].tolist()]
+            found[i] = [None, *scores[row, : len(ids[i]) - 1].tolist()]
     return [text_score(text, encoded[i], found[i]) for i, text in enumerate(texts)]
 
 
