@@ -10,7 +10,8 @@ vocabulary trained on the release's texts; no download) serves both families:
 - similarity: registered as a ``transformer`` (its last hidden state pooled), ``run_probes --inline``
   cold, against bare ``AutoModel`` forward passes over the run's unique texts in the same batches;
 - likelihood: registered as a ``causal_lm``, ``run_probes --inline`` cold (``likelihood_runs.measure``:
-  the cold run, the bare causal forward over every text it scored, warm in a new process).
+  the cold run, the bare causal forward over every text it scored, warm in a new process), then
+  again with ``share_prefixes`` (the same scores; whether running common beginnings once pays on a GPU).
 
 For each: texts/s of the run and of the bare forward, ``fraction_of_limit`` and
 ``outside_model_share`` (the run's time outside the model). The last line is one JSON object with
@@ -111,6 +112,8 @@ def main() -> None:
                 "similarity": similarity(args.model, path, args),
                 "likelihood": likelihood_runs.measure(args.model, path, args),
             }
+            args.share_prefixes = True  # the same run with each group's common beginning run once
+            figures["likelihood_shared_prefixes"] = likelihood_runs.measure(args.model, path, args)
         finally:
             teardown()
     scope = f"first {args.limit} compounds per language" if args.limit else "full release"

@@ -1,7 +1,7 @@
 """Likelihood runs as users start them, against bare forward passes of the same model over the same texts.
 
 Usage: .venv/bin/python benchmarks/likelihood_runs.py [--data ../shared/data] [--limit N] [--repeat 2]
-       [--models tiny-llama,llama-6l] [--dtype float32] [--device cpu] [--save]
+       [--models tiny-llama,llama-6l] [--dtype float32] [--device cpu] [--share-prefixes] [--save]
 
 The public NCIMP release (PT, EN neutral) is imported into a throwaway database and published, as
 ``probe_throughput.py`` does. The causal models of ``likelihood_throughput.py`` are built from
@@ -151,6 +151,7 @@ def measure(name: str, path: Path, args) -> dict:
     from releases.models import Release
 
     config = {"batch_size": args.batch_size, "dtype": args.dtype, "device": args.device}
+    config["share_prefixes"] = bool(getattr(args, "share_prefixes", False))
     register_model(name, "causal_lm", str(path))
     release = Release.objects.get(version="1.0.0")
     texts, alone = run_texts(release)
@@ -190,6 +191,7 @@ def main() -> None:
     parser.add_argument("--models", default="tiny-llama,llama-6l", help="of tiny-llama, llama-6l, llama-1b")
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--share-prefixes", action="store_true", help="runs with share_prefixes (same scores)")
     save_flag(parser)
     args = parser.parse_args()
     measured = commit()
@@ -207,7 +209,14 @@ def main() -> None:
     scope = f"first {args.limit} compounds per language" if args.limit else "full release"
     emit(
         "likelihood_runs",
-        {"scope": scope, "batch_size": args.batch_size, "dtype": args.dtype, "device": args.device, **figures},
+        {
+            "scope": scope,
+            "batch_size": args.batch_size,
+            "dtype": args.dtype,
+            "device": args.device,
+            "share_prefixes": args.share_prefixes,
+            **figures,
+        },
         save=args.save,
         measured=measured,
     )

@@ -5,10 +5,12 @@ embeds the texts it owns (each text of the run is embedded by one shard: ``probi
 with ``probing.run.engine.embed_all`` and the database cache, and stores the raw cosines of its pairs
 at both levels, all computed at once (``probing.run.shard_results``). The shard that completes the run calls ``finish_run``,
 which fits the rogue-dimension standardiser over the whole run's vectors (it needs all of them,
-so it cannot happen per shard) and computes the report. A language model's run (the likelihood
-family) goes through the same claims, heartbeats, resume and finish: its shards score their texts
-(``probing.run.likelihood``) and its finish computes the likelihood tables (``probing.report.likelihood``). Shards are idempotent: a shard done is
+so it cannot happen per shard) and computes the report. Shards are idempotent: a shard done is
 never recomputed, so a run killed halfway resumes (``resume_run``) with the same numbers.
+
+A language model's run (the likelihood family) goes through the same claims, heartbeats, resume
+and finish: its shards score their texts (``probing.run.likelihood``) and its finish computes the
+likelihood tables (``probing.report.likelihood``).
 
 Nothing here knows Celery: ``probing.tasks`` creates runs here and enqueues their shards, and its
 tasks call ``run_shard`` and ``finish_run``.

@@ -31,7 +31,9 @@ MEASURES = {
 
 # What a likelihood run may set (the model's config, then the run's overrides); anything else is refused.
 # dtype changes the scores (part of the score cache's key); device changes only where they are computed.
-SETTINGS = {"batch_size": 16, "dtype": "float32", "device": "cpu"}
+# share_prefixes: a causal LM runs the common beginning of texts once (probing.likelihood.prefixes); the
+# same scores, off by default: on a CPU it measured no faster (docs/probing.md).
+SETTINGS = {"batch_size": 16, "dtype": "float32", "device": "cpu", "share_prefixes": False}
 MAX_BATCH_SIZE = 1024
 DTYPES = ("float32", "bfloat16", "float16")
 
@@ -59,6 +61,8 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
     device = resolved["device"]
     if not isinstance(device, str) or not (device == "cpu" or device == "cuda" or device.startswith("cuda:")):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+    if not isinstance(resolved["share_prefixes"], bool):
+        raise ValueError(f"share_prefixes must be true or false, not {resolved['share_prefixes']!r}")
     if kind == COMPLETIONS and (resolved["dtype"], device) != ("float32", "cpu"):
         raise ValueError("a completions server computes where and how it is served: dtype and device are not set here")
     return {
@@ -90,10 +94,13 @@ class ScoringBackend:
         start_token: bool = False,
         dtype: str = "float32",
         device: str = "cpu",
+        share_prefixes: bool = False,
     ) -> list[TextScore]:
-        """``dtype`` and ``device``: where a local model computes (moved there once); a server ignores them."""
+        """``dtype``, ``device``, ``share_prefixes``: how a local model computes (moved there once); a server
+        ignores them (it computes as it is served, and caches prefixes itself where it can, as vLLM does)."""
         if isinstance(self.scorer, LanguageModel):
             self.scorer.place(dtype, device)
+            return self.scorer.score(texts, batch_size, start_token, share_prefixes)
         return self.scorer.score(texts, batch_size, start_token)
 
 
@@ -106,11 +113,17 @@ class LanguageModel:
     tokenizer: Any
     identity: dict
 
-    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
+    def score(
+        self,
+        texts: Sequence[str],
+        batch_size: int | None = None,
+        start_token: bool = False,
+        share_prefixes: bool = False,
+    ) -> list[TextScore]:
         """``start_token``: a causal LM whose tokenizer adds no start token scores each text after one."""
         from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
 
-        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token)
+        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token, share_prefixes)
 
     def place(self, dtype: str = "float32", device: str = "cpu") -> None:
         """Move the model to ``device`` in ``dtype`` (a no-op when it is there): opened float32 on the CPU."""

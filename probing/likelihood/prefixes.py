@@ -78,7 +78,9 @@ def shared_prefix_logprobs(
 
     device = next(model.parameters()).device
     found: dict[int, list[float | None]] = {}
-    for batch in _batches(groups, batch_size):
+    # Groups of like rests and prefixes batched together: less padding in both passes.
+    ordered = sorted(groups, key=lambda g: (max(len(ids[i]) for i in g[1]) - g[0], g[0]))
+    for batch in _batches(ordered, batch_size):
         prefixes = [list(ids[members[0]][:length]) for length, members in batch]
         prefix_ids, prefix_mask = padded(prefixes, pad)
         with torch.inference_mode():

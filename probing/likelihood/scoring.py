@@ -83,7 +83,12 @@ def with_start_token(item: dict, tokenizer) -> dict:
 
 
 def causal_scores(
-    model, tokenizer, texts: Sequence[str], batch_size: int = 16, start_token: bool = False, share_prefixes: bool = True
+    model,
+    tokenizer,
+    texts: Sequence[str],
+    batch_size: int = 16,
+    start_token: bool = False,
+    share_prefixes: bool = False,
 ) -> list[TextScore]:
     """Every token's log-probability given the tokens before it, for each text (one pass per batch).
 
@@ -173,11 +178,17 @@ def text_score(text: str, item: dict, logprobs: Sequence[float | None]) -> TextS
 
 
 def score_texts(
-    kind: str, model, tokenizer, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False
+    kind: str,
+    model,
+    tokenizer,
+    texts: Sequence[str],
+    batch_size: int | None = None,
+    start_token: bool = False,
+    share_prefixes: bool = False,
 ) -> list[TextScore]:
-    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model (``start_token``: causal only)."""
+    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model (``start_token``, ``share_prefixes``: causal only)."""
     if kind == CAUSAL:
-        return causal_scores(model, tokenizer, texts, batch_size or 16, start_token)
+        return causal_scores(model, tokenizer, texts, batch_size or 16, start_token, share_prefixes)
     if kind == MASKED:
         return masked_scores(model, tokenizer, texts, batch_size or 64)
     raise ValueError(f"no likelihood scoring for {kind!r} models: causal_lm or masked_lm")

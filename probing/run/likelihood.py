@@ -42,8 +42,8 @@ def measure_shard_likelihood(
     if expected and expected != identity:
         raise ProbeError(f"this worker loaded {identity}, but the run's other shards used {expected}")
     config = run.config
-    placement = {"dtype": config.get("dtype", "float32"), "device": config.get("device", "cpu")}
-    cache = DatabaseScoreCache(identity_hash(identity), placement["dtype"])
+    placement = {key: config[key] for key in ("dtype", "device", "share_prefixes") if key in config}
+    cache = DatabaseScoreCache(identity_hash(identity), config.get("dtype", "float32"))
     stats = ScoreStats()
     total = len(texts) + len(alone)
 

@@ -132,7 +132,7 @@ def score_cached(
 
     Stored as each chunk is scored, so a shard killed halfway keeps what it scored. The scorer sorts
     a chunk by length itself; a chunk is ``chunk`` texts (a multiple of most batch sizes).
-    ``placement``: the dtype and device a local model computes in (``ScoringBackend.score``).
+    ``placement``: how a local model computes (dtype, device, share_prefixes: ``ScoringBackend.score``).
     """
     stats = stats if stats is not None else ScoreStats()
     unique = list(dict.fromkeys(texts))

@@ -271,3 +271,17 @@ def test_a_run_against_a_host_no_longer_allowed_fails_saying_why(release, comple
     run = run_inline(create_probe_run(release, served, shard_size=5))
     assert run.status == ProbeRun.Status.FAILED and "127.0.0.1" in run.error
     assert not server.requests
+
+
+def test_a_run_sharing_prefixes_gives_the_same_numbers(release, llama):
+    whole = run_inline(create_probe_run(release, llama, shard_size=5))
+    CachedScores.objects.all().delete()
+    shared = run_inline(create_probe_run(release, llama, config={"share_prefixes": True}, shard_size=5))
+    assert shared.status == ProbeRun.Status.DONE and shared.config["share_prefixes"] is True
+    theirs = {(r["compound"], r["condition"], r["level"]): r for r in run_report(whole)["per_compound"]}
+    for row in run_report(shared)["per_compound"]:
+        assert row["surprisal"] == pytest.approx(
+            theirs[(row["compound"], row["condition"], row["level"])]["surprisal"], abs=1e-4
+        )
+    with pytest.raises(ProbeError, match="share_prefixes must be"):
+        create_probe_run(release, llama, config={"share_prefixes": "yes"})

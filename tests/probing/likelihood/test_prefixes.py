@@ -37,7 +37,7 @@ def test_shared_prefixes_give_the_whole_texts_log_probabilities(fixture, start_t
     folder = request.getfixturevalue(fixture)
     model, tokenizer = AutoModelForCausalLM.from_pretrained(folder).eval(), AutoTokenizer.from_pretrained(folder)
     assert prefix_groups([tokenizer(t)["input_ids"] for t in TEXTS])  # the fixture texts do share a beginning
-    shared = causal_scores(model, tokenizer, TEXTS, 3, start_token)
+    shared = causal_scores(model, tokenizer, TEXTS, 3, start_token, share_prefixes=True)
     whole = causal_scores(model, tokenizer, TEXTS, 3, start_token, share_prefixes=False)
     for ours, theirs in zip(shared, whole, strict=True):
         assert list(ours.names) == list(theirs.names) and list(ours.offsets) == list(theirs.offsets)
@@ -67,5 +67,5 @@ def test_the_common_beginning_is_run_once(tiny_llama):
     assert len(members) == 4
     # Whole: one padded batch of the four texts; shared: the prefix once, then each text's rest (padded).
     assert tokens_run(share_prefixes=False) == 4 * max(lengths)
-    assert tokens_run() == prefix + 4 * (max(lengths) - prefix)
+    assert tokens_run(share_prefixes=True) == prefix + 4 * (max(lengths) - prefix)
     assert torch.is_grad_enabled()  # nothing left switched off
