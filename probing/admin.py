@@ -51,8 +51,19 @@ class ProbeShardInline(admin.TabularInline):
 class ProbeRunAdmin(admin.ModelAdmin):
     """Written by the workers: read-only, apart from cancelling and resuming."""
 
-    list_display = ["id", "model", "release", "status", "progress_bar", "texts", "eta", "created_at", "finished_at"]
-    list_filter = ["status", "model", "release"]
+    list_display = [
+        "id",
+        "model",
+        "release",
+        "family",
+        "status",
+        "progress_bar",
+        "texts",
+        "eta",
+        "created_at",
+        "finished_at",
+    ]
+    list_filter = ["family", "status", "model", "release"]
     list_select_related = ["model", "release"]
     actions = ["cancel_runs", "resume_runs"]
     inlines = [ProbeShardInline]

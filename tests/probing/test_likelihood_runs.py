@@ -285,3 +285,19 @@ def test_a_run_sharing_prefixes_gives_the_same_numbers(release, llama):
         )
     with pytest.raises(ProbeError, match="share_prefixes must be"):
         create_probe_run(release, llama, config={"share_prefixes": "yes"})
+
+
+def test_a_likelihood_run_stopped_halfway_resumes_without_scoring_again(release, llama):
+    from probing.actions import cancel_run, resume_run, run_shard
+
+    run = create_probe_run(release, llama, shard_size=2)
+    assert run_shard(run.pk, 0) is True
+    cancel_run(run)
+    scored = CachedScores.objects.count()
+    assert resume_run(run) == [1, 2]
+    run = run_inline(run)
+    assert run.status == ProbeRun.Status.DONE, run.error
+    assert run.shards.get(index=0).attempts == 1  # the finished shard was not computed again
+    assert run.texts_embedded == CachedScores.objects.count() > scored
+    fresh = run_inline(create_probe_run(publish("2.0.0"), llama, shard_size=2))
+    assert run_report(fresh)["per_compound"] == run_report(run)["per_compound"]
