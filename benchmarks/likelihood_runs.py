@@ -9,7 +9,7 @@ configs (no download: the tests' tiny LLaMA and a 6-layer LLaMA-shaped model, by
 trained on the release's texts), registered as ``causal_lm`` and, for each:
 
 (a) cold: ``run_probes --inline`` on an emptied score cache, the run's own seconds (first shard
-    claimed to report finished), the fastest of ``--repeat``;
+    claimed to report finished), the fastest of ``--repeat``, each followed by (b);
 (b) the limit: every text that run scored (each unique text once: the pairs' sentences, the
     items' question-and-answer texts, the answers alone after a start token), through the bare
     batched forward pass of the same model in the same batches (sorted by length), tokenisation
@@ -155,16 +155,17 @@ def measure(name: str, path: Path, args) -> dict:
     register_model(name, "causal_lm", str(path))
     release = Release.objects.get(version="1.0.0")
     texts, alone = run_texts(release)
-    colds = []
-    for _ in range(args.repeat):
+    colds, limits = [], []
+    for _ in range(args.repeat):  # alternated, so that both see the same machine (it is shared)
         forget_scores()
         run = run_probes("1.0.0", name, config)
         colds.append(run_seconds(run))
-        print(f"{name}: cold run {colds[-1]:.2f} s ({run.texts_embedded} texts scored)", flush=True)
-    cold = min(colds)
-    limits = [bare_forward(path, texts, alone, args.batch_size, args.dtype, args.device) for _ in range(args.repeat)]
-    limit = min(limits)
-    print(f"{name}: bare forward {limit:.2f} s over {len(texts) + len(alone)} texts", flush=True)
+        limits.append(bare_forward(path, texts, alone, args.batch_size, args.dtype, args.device))
+        print(
+            f"{name}: cold run {colds[-1]:.2f} s ({run.texts_embedded} texts), bare forward {limits[-1]:.2f} s",
+            flush=True,
+        )
+    cold, limit = min(colds), min(limits)
     warm, wall = fresh_process_run("1.0.1", name, config)
     print(f"{name}: warm in a new process {run_seconds(warm):.2f} s (command {wall:.2f} s)", flush=True)
     return {
