@@ -102,6 +102,10 @@ class OnnxEncoder:
         options.inter_op_num_threads = 1
         options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # No spinning: between two session runs the worker tokenises and pools in Python, and a thread
+        # spinning for the next run takes the core it needs (full public release, 2 cores: the cold run
+        # 28.7 s instead of 33.1 s, 52 CPU seconds instead of 63, in one session).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.input_names = [node.name for node in self.session.get_inputs()]
         self.output_names = [node.name for node in self.session.get_outputs()]
