@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from likelihood_throughput import build_models, release_texts  # noqa: E402 (siblings, through sys.path)
-from probe_throughput import run_seconds, setup  # noqa: E402
+from probe_throughput import fresh_process_run, run_seconds, setup  # noqa: E402
 
 from benchmarks.record import commit, emit, save_flag  # noqa: E402
 
@@ -123,29 +122,6 @@ def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int
     return time.perf_counter() - started
 
 
-def fresh_process_run(version: str, model: str, config: dict) -> tuple[object, float]:
-    """``manage.py run_probes --inline`` in a new process on this benchmark's database: (run, command wall seconds)."""
-    from django.db import connection
-
-    from probing.models import ProbeRun
-
-    env = dict(os.environ)
-    db = connection.settings_dict
-    if connection.vendor == "postgresql":
-        env["DATABASE_URL"] = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    command = [
-        sys.executable, "manage.py", "run_probes", "--release", version, "--model", model, "--inline",
-        "--config", json.dumps(config),
-    ]  # fmt: skip
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
-    if done.returncode:
-        raise SystemExit(f"fresh-process run failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    run = ProbeRun.objects.defer("report").get(pk=int(done.stdout.strip().splitlines()[-1]))
-    return run, wall
-
-
 def measure(name: str, path: Path, args) -> dict:
     from probing.actions import register_model
     from releases.models import Release
@@ -167,7 +143,6 @@ def measure(name: str, path: Path, args) -> dict:
         )
     cold, limit = min(colds), min(limits)
     warm, wall = fresh_process_run("1.0.1", name, config)
-    print(f"{name}: warm in a new process {run_seconds(warm):.2f} s (command {wall:.2f} s)", flush=True)
     return {
         "texts": len(texts) + len(alone),
         "cold_s": round(cold, 3),

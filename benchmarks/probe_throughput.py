@@ -160,7 +160,7 @@ def run_seconds(run) -> float:
     return (run.finished_at - run.started_at).total_seconds()
 
 
-def fresh_process_run(version: str):
+def fresh_process_run(version: str, model: str = "minilm", config: dict | None = None):
     """``manage.py run_probes --inline`` in a new process on this benchmark's database: (run, command wall seconds)."""
     import subprocess
 
@@ -172,7 +172,9 @@ def fresh_process_run(version: str):
     db = connection.settings_dict
     if connection.vendor == "postgresql":  # the throwaway test database setup() made
         env["DATABASE_URL"] = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    command = [sys.executable, "manage.py", "run_probes", "--release", version, "--model", "minilm", "--inline"]
+    command = [sys.executable, "manage.py", "run_probes", "--release", version, "--model", model, "--inline"]
+    if config:
+        command += ["--config", json.dumps(config)]
     started = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started

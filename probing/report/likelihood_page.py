@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from django.http import QueryDict
-from django.urls import reverse
 
 from core.statistics import finite
 from datasets.vocabulary import CLASS_LABELS
@@ -21,9 +20,8 @@ from probing.likelihood.choices import METRICS
 from probing.report import tables
 from probing.report.formatting import fixed, rho_text
 from probing.report.glossary import LIKELIHOOD_TERMS
-from probing.report.page import colours, query_with
-from probing.report.page_figures import page_figure
-from probing.report.paper_figures import FORMATS, render
+from probing.report.page import colours, figure_entries, query_with
+from probing.report.paper_figures import render
 from probing.vocabulary import ALL, LIKELIHOOD_LABELS, LIKELIHOOD_MEASURES
 
 # The preferences drawn against the human score: the literal reading and the partial synonym.
@@ -46,17 +44,7 @@ def likelihood_results(run, report: Mapping, query: QueryDict) -> dict:
         "correlations": tables.correlation_tables(report.get("correlations") or [], show_all, correction),
         "by_class": by_class_table(report.get("by_class") or []),
         "template": template_rows(report.get("template") or {}),
-        "figures": [
-            {
-                "key": spec["key"],
-                "title": spec["title"],
-                "svg": page_figure(spec),
-                "downloads": [
-                    (fmt.upper(), reverse("probe_run_figure", args=[run.pk, spec["key"], fmt])) for fmt in FORMATS
-                ],
-            }
-            for spec in likelihood_figures(report)
-        ],
+        "figures": figure_entries(run, likelihood_figures(report)),
         "stats": {
             "compounds": stats.get("compounds"),
             "items": stats.get("item_count"),

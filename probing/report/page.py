@@ -78,17 +78,7 @@ def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:
         "length": tables.length_table(report.get("length_correlations") or [], show_all),
         "context": tables.context_tables(report.get("context_correlations") or [], show_all),
         "layers": layer_tables(report.get("layers"), show_all),
-        "figures": [
-            {
-                "key": spec["key"],
-                "title": spec["title"],
-                "svg": page_figure(spec),
-                "downloads": [
-                    (fmt.upper(), reverse("probe_run_figure", args=[run.pk, spec["key"], fmt])) for fmt in FORMATS
-                ],
-            }
-            for spec in report_figures(per_compound, report.get("layers"))
-        ],
+        "figures": figure_entries(run, report_figures(per_compound, report.get("layers"))),
         "compounds": compound_page(per_compound, query),
         "stats": {
             "pairs": stats.get("pair_similarities"),
@@ -100,6 +90,21 @@ def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:
         "findings": findings(report),
         "glossary": TERMS,
     }
+
+
+def figure_entries(run: ProbeRun, specs: list[dict]) -> list[dict]:
+    """Each figure spec as the page shows it: its SVG and its SVG, PNG and PDF download addresses."""
+    return [
+        {
+            "key": spec["key"],
+            "title": spec["title"],
+            "svg": page_figure(spec),
+            "downloads": [
+                (fmt.upper(), reverse("probe_run_figure", args=[run.pk, spec["key"], fmt])) for fmt in FORMATS
+            ],
+        }
+        for spec in specs
+    ]
 
 
 def compound_page(per_compound: list, query: QueryDict) -> dict:
