@@ -75,8 +75,12 @@ def accuracy_table(rows: Sequence[Mapping]) -> dict:
 
 
 def by_class_table(rows: Sequence[Mapping]) -> dict:
-    """Each measure's mean per language-condition, level and class (the similarity pages' means, for preferences)."""
-    measures = [key for key, _ in LIKELIHOOD_MEASURES]
+    """Each measure's mean per language-condition, level and class (the similarity pages' means, for preferences).
+
+    The raw preferences and the surprisal: the per-token ones are in ``by_class.csv`` (the table stays
+    within a 1280-pixel window).
+    """
+    measures = [key for key, _ in LIKELIHOOD_MEASURES if not key.endswith("_per_token")]
     return {
         "measures": [LIKELIHOOD_LABELS[key] for key in measures],
         "rows": [
@@ -167,6 +171,7 @@ def likelihood_figures(report: Mapping) -> list[dict]:
                     "x_label": "Human score (0–5)",
                     "y_label": LIKELIHOOD_LABELS[measure],
                     "palette": "classes",
+                    "series_labels": dict(CLASS_LABELS),
                     "data": data,
                 }
             )

@@ -21,7 +21,7 @@ def page_figure(spec: Mapping) -> SafeString:
     series = list(dict.fromkeys(name for members in data.values() for name in members))
     colours = CLASS_COLOURS if spec.get("palette") == "classes" else series_colours(series)
     if spec["kind"] == "scatter":
-        return scatter_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours)
+        return scatter_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours, spec.get("series_labels"))
     if spec["kind"] == "lines":
         return line_panels(data, spec["title"], spec["x_label"], spec["y_label"], colours)
     labels = spec.get("series_labels") or {}

@@ -149,7 +149,7 @@ def _scatter(spec: Mapping, colours: Mapping[str, str]) -> Figure:
                 s=10,
                 alpha=0.8,
                 color=colours.get(series, "#6b7280"),
-                label=series,
+                label=(spec.get("series_labels") or {}).get(series, series),
             )
         axes.axhline(0, color="#9ca3af", linewidth=0.8)
         axes.set_title(name, fontsize=10)

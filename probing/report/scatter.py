@@ -24,8 +24,9 @@ def scatter_panels(
     x_label: str,
     y_label: str,
     colours: Mapping[str, str],
+    series_labels: Mapping[str, str] | None = None,
 ) -> SafeString:
-    """One panel per key of ``data``; axes shared by every panel so that they read alike."""
+    """One panel per key of ``data``; axes shared by every panel so that they read alike (legend: ``series_labels``)."""
     panels = [name for name, groups in data.items() if any(groups.values())]
     if not panels:
         return empty_figure("scatter-panels", title)
@@ -35,14 +36,15 @@ def scatter_panels(
     series = list(dict.fromkeys(name for groups in data.values() for name in groups))
     rows = (len(panels) + COLUMNS - 1) // COLUMNS
     width = COLUMNS * PANEL_W
-    legend = legend_layout(series, 10, width - 10)
+    names = {name: (series_labels or {}).get(name, name) for name in series}
+    legend = legend_layout([names[name] for name in series], 10, width - 10)
     legend_h = 16 * (max(row for _, row in legend) + 1) if legend else 0
     height = rows * PANEL_H + 10 + legend_h
     parts = [open_svg("scatter-panels", width, height, title)]
     for i, name in enumerate(panels):
         x0, y0 = (i % COLUMNS) * PANEL_W, (i // COLUMNS) * PANEL_H
         parts.append(_panel(name, data[name], x_ticks, y_ticks, x0, y0, colours, x_label, y_label))
-    parts.append(legend_svg(series, legend, height - legend_h, colours))
+    parts.append(legend_svg(series, legend, height - legend_h, colours, names=names))
     parts.append("</svg>")
     return mark_safe("".join(parts))  # every interpolated text is escaped above
 
