@@ -8,6 +8,8 @@ performance table: a figure in the table is always one a benchmark printed, neve
 from __future__ import annotations
 
 import json
+import os
+import platform
 import subprocess
 import sys
 import time
@@ -34,6 +36,17 @@ def commit() -> str:
     return f"{head}-dirty" if dirty else head
 
 
+def machine() -> dict:
+    """The CPU a figure was measured on: ratios of two engines moved between runs on different hosts of one pool."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), "")
+    except OSError:
+        pass
+    return {"cpu": model or platform.processor() or platform.machine(), "cores": os.cpu_count()}
+
+
 def save_flag(parser) -> None:
     """Add ``--save`` to a benchmark's argument parser."""
     parser.add_argument(
@@ -47,6 +60,7 @@ def emit(name: str, figures: dict, save: bool = False, measured: str | None = No
     ``measured``: the commit taken when a long benchmark started (the code it ran), else the one now.
     """
     line = {"benchmark": name, "commit": measured or commit(), "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    line["machine"] = machine()  # which host of the pool: engines compare differently on different CPUs
     line.update(figures)
     text = json.dumps(line)
     print(text, flush=True)
