@@ -52,7 +52,7 @@ def similarity(name: str, path: Path, args) -> dict:
     register_model(f"{name}-encoder", "transformer", str(path), config=config)
     likelihood_runs.forget_scores()
     started = time.perf_counter()
-    run = likelihood_runs.run_probes("1.0.0", f"{name}-encoder", {})
+    run = likelihood_runs.run_probes("1.0.0", model=f"{name}-encoder")
     command = time.perf_counter() - started
     probes = release_probes(Release.objects.get(version="1.0.0"))
     texts = sorted({item.text for item in probes.items(probes.compounds)})

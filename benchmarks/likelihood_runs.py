@@ -25,12 +25,10 @@ The last line is one JSON object with the commit (``--save`` appends it to bench
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 import time
-from io import StringIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,26 +36,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from likelihood_throughput import build_models, release_texts  # noqa: E402 (siblings, through sys.path)
-from probe_throughput import fresh_process_run, run_seconds, setup  # noqa: E402
+from probe_throughput import fresh_process_run, run_probes, run_seconds, setup  # noqa: E402
 
 from benchmarks.record import commit, emit, save_flag  # noqa: E402
-
-
-def run_probes(version: str, model: str, config: dict) -> object:
-    """``run_probes --inline`` as a user types it; the finished run (its report deferred)."""
-    from django.core.management import call_command
-
-    from probing.models import ProbeRun
-
-    out, err = StringIO(), StringIO()
-    call_command(
-        "run_probes", "--release", version, "--model", model, "--inline", "--config", json.dumps(config),
-        stdout=out, stderr=err,
-    )  # fmt: skip
-    run = ProbeRun.objects.defer("report").get(pk=int(out.getvalue().strip()))
-    if run.status != ProbeRun.Status.DONE:
-        raise SystemExit(f"run {run.pk} {run.status}: {run.error}\n{err.getvalue()}")
-    return run
 
 
 def forget_scores() -> None:
@@ -88,6 +69,7 @@ def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from probing.likelihood.prefixes import padded
     from probing.likelihood.scoring import chunks, encode, pad_id, shortest_first, with_start_token
 
     tokenizer = AutoTokenizer.from_pretrained(path)
@@ -104,13 +86,7 @@ def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int
             encoded = [with_start_token(item, tokenizer) for item in encoded]
         with torch.inference_mode():
             for batch in chunks(shortest_first(encoded), batch_size):
-                width = max(len(encoded[i]["ids"]) for i in batch)
-                ids = torch.full((len(batch), width), pad, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                for row, i in enumerate(batch):
-                    n = len(encoded[i]["ids"])
-                    ids[row, :n] = torch.tensor(encoded[i]["ids"])
-                    mask[row, :n] = 1
+                ids, mask = padded([encoded[i]["ids"] for i in batch], pad)
                 model(input_ids=ids.to(device), attention_mask=mask.to(device))
         if device.startswith("cuda"):
             torch.cuda.synchronize()
@@ -134,7 +110,7 @@ def measure(name: str, path: Path, args) -> dict:
     colds, limits = [], []
     for _ in range(args.repeat):  # alternated, so that both see the same machine (it is shared)
         forget_scores()
-        run = run_probes("1.0.0", name, config)
+        run = run_probes("1.0.0", config, model=name)
         colds.append(run_seconds(run))
         limits.append(bare_forward(path, texts, alone, args.batch_size, args.dtype, args.device))
         print(

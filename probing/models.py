@@ -165,11 +165,6 @@ class EmbeddingModel(models.Model):
 
         return load_checked_language_model(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
 
-    def _open_scorer(self):
-        from probing.likelihood.loading import ScoringBackend
-
-        return ScoringBackend(self.load_language_model())
-
     def lazy_backend(self, on_open=None) -> LazyBackend:
         """The backend as a LazyBackend: the rules are checked now, the model is opened when it must compute.
 
@@ -180,7 +175,7 @@ class EmbeddingModel(models.Model):
         return LazyBackend(
             self.kind,
             backend_key(self.kind, source, options),
-            open_backend=self._open_scorer if self.is_language_model else self.load_backend,
+            open_backend=self.load_language_model if self.is_language_model else self.load_backend,
             check=lambda: weights_check(self.kind, source, options),
             recorded=Recorded.from_dict(self.opened),
             on_open=on_open,

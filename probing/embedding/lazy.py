@@ -21,6 +21,7 @@ from pathlib import Path
 
 from probing.embedding.base import Backend, commit_hash, file_sha256, weights_sha256
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
+from probing.embedding.sources import API_KINDS
 
 RECORD_VERSION = 1  # bump when what a record holds changes: older records are then ignored
 
@@ -37,7 +38,7 @@ def weights_check(kind: str, source: str, options: dict) -> dict:
     and options files); a hub id: its pinned revision; an API model (``openai``): nothing on disk,
     its identity follows from its options alone.
     """
-    if kind in ("openai", "openai_completions"):  # served: the identity is the options'
+    if kind in API_KINDS:  # served: the identity is the options'
         return {}
     if kind == "elmo":
         try:

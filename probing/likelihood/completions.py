@@ -49,12 +49,17 @@ class CompletionsScorer(Endpoint):
         super().__init__(str(options["base_url"]), options, rules, sleep)
         self.model = options.get("model") or source
 
-    @property
+    supports_span = True
+
     def identity(self) -> dict:
         return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}
 
-    def score(self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False) -> list[TextScore]:
-        """``start_token`` is the server's to give (vLLM adds the model's own): not asked for here."""
+    def score(
+        self, texts: Sequence[str], batch_size: int | None = None, start_token: bool = False, **served
+    ) -> list[TextScore]:
+        """``start_token`` is the server's to give (vLLM adds the model's own): not asked for here. ``served``
+        (dtype, device, share_prefixes) are the server's too: it computes as it is served, and caches
+        prefixes itself where it can (vLLM); a run's settings refuse dtype and device for this kind."""
         size = min(batch_size or MAX_PROMPTS_PER_REQUEST, MAX_PROMPTS_PER_REQUEST)
         found: list[TextScore] = []
         for start in range(0, len(texts), size):

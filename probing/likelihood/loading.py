@@ -51,7 +51,9 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
         if not isinstance(layer, dict):
             raise ValueError('the config is a JSON object such as {"batch_size": 16}')
         if unknown := sorted(set(layer) - set(SETTINGS)):
-            raise ValueError(f"unknown setting(s) {', '.join(unknown)} for a {kind} model: it takes batch_size")
+            raise ValueError(
+                f"unknown setting(s) {', '.join(unknown)} for a {kind} model: it takes {', '.join(SETTINGS)}"
+            )
         resolved.update(layer)
     size = resolved["batch_size"]
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_BATCH_SIZE:
@@ -74,18 +76,22 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
     }
 
 
-class ScoringBackend:
-    """A language model as a run's lazy backend opens it (``probing.embedding.lazy``): ``identity()``,
-    ``supports_span`` and ``score`` as every scorer's, so that a run whose texts are all cached opens nothing."""
+@dataclass
+class LanguageModel:
+    """An opened causal or masked LM: ``score(texts)`` gives each text's per-token log-probabilities.
 
+    A run's lazy backend (``probing.embedding.lazy``) opens it as it opens an embedding model: it
+    has the ``identity()`` and ``supports_span`` every backend has, as ``CompletionsScorer`` does.
+    """
+
+    kind: str
+    model: Any
+    tokenizer: Any
+    facts: dict  # what identity() gives: the kind, the name, the weights' sha256 or revision, the vocabulary
     supports_span = True
 
-    def __init__(self, scorer) -> None:
-        self.scorer = scorer
-        self.kind = scorer.kind
-
     def identity(self) -> dict:
-        return dict(self.scorer.identity)
+        return dict(self.facts)
 
     def score(
         self,
@@ -96,33 +102,11 @@ class ScoringBackend:
         device: str = "cpu",
         share_prefixes: bool = False,
     ) -> list[TextScore]:
-        """``dtype``, ``device``, ``share_prefixes``: how a local model computes (moved there once); a server
-        ignores them (it computes as it is served, and caches prefixes itself where it can, as vLLM does)."""
-        if isinstance(self.scorer, LanguageModel):
-            self.scorer.place(dtype, device)
-            return self.scorer.score(texts, batch_size, start_token, share_prefixes)
-        return self.scorer.score(texts, batch_size, start_token)
-
-
-@dataclass
-class LanguageModel:
-    """An opened causal or masked LM: ``score(texts)`` gives each text's per-token log-probabilities."""
-
-    kind: str
-    model: Any
-    tokenizer: Any
-    identity: dict
-
-    def score(
-        self,
-        texts: Sequence[str],
-        batch_size: int | None = None,
-        start_token: bool = False,
-        share_prefixes: bool = False,
-    ) -> list[TextScore]:
-        """``start_token``: a causal LM whose tokenizer adds no start token scores each text after one."""
+        """``start_token``: a causal LM whose tokenizer adds no start token scores each text after one.
+        ``dtype``, ``device``: where the model computes (moved there once); ``share_prefixes``: causal only."""
         from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
 
+        self.place(dtype, device)
         return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token, share_prefixes)
 
     def place(self, dtype: str = "float32", device: str = "cpu") -> None:

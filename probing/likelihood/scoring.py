@@ -148,13 +148,9 @@ def masked_scores(
     ]
     found: list[list[float | None]] = [[None] * len(item["ids"]) for item in encoded]
     device = next(model.parameters()).device
+    pad = pad_id(tokenizer)
     for batch in chunks(rows, batch_size):
-        width = max(len(masked) for _, _, masked in batch)
-        ids = torch.full((len(batch), width), pad_id(tokenizer), dtype=torch.long)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for row, (_, _, masked) in enumerate(batch):
-            ids[row, : len(masked)] = torch.tensor(masked)
-            mask[row, : len(masked)] = 1
+        ids, mask = padded([masked for _, _, masked in batch], pad)
         positions = torch.tensor([position for _, position, _ in batch])
         targets = torch.tensor([encoded[i]["ids"][position] for i, position, _ in batch])
         with torch.inference_mode():

@@ -104,53 +104,17 @@ def _boxes(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     return figure
 
 
-def _lines(spec: Mapping, colours: Mapping[str, str]) -> Figure:
+def _panels(spec: Mapping, columns: int, size: tuple[float, float], title: str, draw) -> Figure:
+    """One panel per non-empty key of ``spec["data"]`` on shared axes, ``draw(axes, members)`` filling each; legend below."""
     data = spec["data"]
-    panels = [name for name, lines in data.items() if any(lines.values())]
-    rows = max(1, math.ceil(len(panels) / COLUMNS))
-    figure = _mpl().Figure(figsize=(3.0 * COLUMNS, 2.5 * rows + 0.6), layout="constrained")
-    grid = figure.subplots(rows, COLUMNS, squeeze=False, sharex=True, sharey=True)
-    for axes in grid.flat[len(panels) :]:
-        axes.set_visible(False)
-    for axes, name in zip(grid.flat, panels, strict=False):
-        for series, points in data[name].items():
-            colour = colours.get(series, "#6b7280")
-            xs, ys = [p[0] for p in points], [p[1] for p in points]
-            axes.plot(xs, ys, color=colour, linewidth=1.4, label=series)
-            for x, y, significant in points:
-                axes.plot(
-                    [x], [y], "o", markersize=3.5, color=colour, markerfacecolor=colour if significant else "white"
-                )
-        axes.axhline(0, color="#9ca3af", linewidth=0.8)
-        axes.set_title(name, fontsize=10)
-        _axes_style(axes, spec["x_label"], spec["y_label"])
-        axes.label_outer()
-    handles, names = grid.flat[0].get_legend_handles_labels()
-    figure.legend(handles, names, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
-    figure.suptitle(f"{spec['title']} (filled: p ≤ 0.05)", fontsize=11)
-    return figure
-
-
-def _scatter(spec: Mapping, colours: Mapping[str, str]) -> Figure:
-    """Panels of points (``data[panel][series] = [(x, y, label)]``), axes shared, as the page's SVG."""
-    data = spec["data"]
-    panels = [name for name, groups in data.items() if any(groups.values())]
-    columns = min(3, max(1, len(panels)))
+    panels = [name for name, members in data.items() if any(members.values())]
     rows = max(1, math.ceil(len(panels) / columns))
-    figure = _mpl().Figure(figsize=(3.4 * columns, 2.9 * rows + 0.6), layout="constrained")
+    figure = _mpl().Figure(figsize=(size[0] * columns, size[1] * rows + 0.6), layout="constrained")
     grid = figure.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
     for axes in grid.flat[len(panels) :]:
         axes.set_visible(False)
     for axes, name in zip(grid.flat, panels, strict=False):
-        for series, points in data[name].items():
-            axes.scatter(
-                [p[0] for p in points],
-                [p[1] for p in points],
-                s=10,
-                alpha=0.8,
-                color=colours.get(series, "#6b7280"),
-                label=(spec.get("series_labels") or {}).get(series, series),
-            )
+        draw(axes, data[name])
         axes.axhline(0, color="#9ca3af", linewidth=0.8)
         axes.set_title(name, fontsize=10)
         _axes_style(axes, spec["x_label"], spec["y_label"])
@@ -158,8 +122,40 @@ def _scatter(spec: Mapping, colours: Mapping[str, str]) -> Figure:
     handles, names = grid.flat[0].get_legend_handles_labels()
     if names:
         figure.legend(handles, names, loc="outside lower center", ncols=4, fontsize=8, frameon=False)
-    figure.suptitle(spec["title"], fontsize=11)
+    figure.suptitle(title, fontsize=11)
     return figure
+
+
+def _lines(spec: Mapping, colours: Mapping[str, str]) -> Figure:
+    def draw(axes, lines: Mapping) -> None:
+        for series, points in lines.items():
+            colour = colours.get(series, "#6b7280")
+            axes.plot([p[0] for p in points], [p[1] for p in points], color=colour, linewidth=1.4, label=series)
+            for x, y, significant in points:
+                axes.plot(
+                    [x], [y], "o", markersize=3.5, color=colour, markerfacecolor=colour if significant else "white"
+                )
+
+    return _panels(spec, COLUMNS, (3.0, 2.5), f"{spec['title']} (filled: p ≤ 0.05)", draw)
+
+
+def _scatter(spec: Mapping, colours: Mapping[str, str]) -> Figure:
+    """Panels of points (``data[panel][series] = [(x, y, label)]``), axes shared, as the page's SVG."""
+    labels = spec.get("series_labels") or {}
+
+    def draw(axes, groups: Mapping) -> None:
+        for series, points in groups.items():
+            axes.scatter(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                s=10,
+                alpha=0.8,
+                color=colours.get(series, "#6b7280"),
+                label=labels.get(series, series),
+            )
+
+    count = sum(1 for groups in spec["data"].values() if any(groups.values()))
+    return _panels(spec, min(3, max(1, count)), (3.4, 2.9), spec["title"], draw)
 
 
 def _matrix(spec: Mapping, colours: Mapping[str, str]) -> Figure:

@@ -85,9 +85,16 @@ class DatabaseScoreCache:
 
     def __init__(self, model: str, dtype: str = "float32") -> None:
         self.model = model if dtype == "float32" else hashlib.sha256(f"{model}:{dtype}".encode()).hexdigest()
+        self.keys: dict[tuple[str, bool], str] = {}  # each text's key, hashed once for its read and its write
+
+    def key(self, text: str, start_token: bool) -> str:
+        found = self.keys.get((text, start_token))
+        if found is None:
+            found = self.keys[(text, start_token)] = score_key(self.model, text, start_token)
+        return found
 
     def get_many(self, texts: Sequence[str], start_token: bool) -> dict[str, TextScore]:
-        keys = {score_key(self.model, text, start_token): text for text in dict.fromkeys(texts)}
+        keys = {self.key(text, start_token): text for text in dict.fromkeys(texts)}
         found: dict[str, TextScore] = {}
         listed = list(keys)
         for start in range(0, len(listed), CHUNK):
@@ -99,7 +106,7 @@ class DatabaseScoreCache:
     def put_many(self, scores: Sequence[TextScore], start_token: bool) -> None:
         if not scores:
             return
-        rows = [(score_key(self.model, score.text, start_token), self.model, *encode_score(score)) for score in scores]
+        rows = [(self.key(score.text, start_token), self.model, *encode_score(score)) for score in scores]
         if connection.vendor == "postgresql":
             now = timezone.now()
             with transaction.atomic():
@@ -132,7 +139,7 @@ def score_cached(
 
     Stored as each chunk is scored, so a shard killed halfway keeps what it scored. The scorer sorts
     a chunk by length itself; a chunk is ``chunk`` texts (a multiple of most batch sizes).
-    ``placement``: how a local model computes (dtype, device, share_prefixes: ``ScoringBackend.score``).
+    ``placement``: how a local model computes (dtype, device, share_prefixes: ``LanguageModel.score``).
     """
     stats = stats if stats is not None else ScoreStats()
     unique = list(dict.fromkeys(texts))

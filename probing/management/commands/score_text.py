@@ -47,7 +47,7 @@ class Command(BaseCommand):
         [score] = language_model.score([text])
         found = {
             "model": model.name,
-            "identity": language_model.identity,
+            "identity": language_model.identity(),
             "measure": MEASURES[model.kind],
             **score.to_dict(),
             "span": list(span) if span else None,
