@@ -56,6 +56,19 @@ def publish(version: str = "1.0.0") -> Release:
     return create_release(version, languages=["en"], publish=True)
 
 
+def likelihood_corpus(compounds: list[tuple] = COMPOUNDS) -> list[str]:
+    """What a fixture language model is trained on so that it reads every text a likelihood run of
+    ``make_probe_data`` scores: the texts, and each sentence with the items' question and an answer."""
+    from probing.likelihood.items import TEMPLATES
+
+    questions = [
+        TEMPLATES["en"].format(sentence=pattern.format(text), compound=text) + f" {synonym}."
+        for text, synonym, *_ in compounds
+        for pattern in [*SENTENCES, NEUTRAL]
+    ]
+    return [*texts(compounds), *questions]
+
+
 def texts(compounds: list[tuple] = COMPOUNDS) -> list[str]:
     """Every text ``make_probe_data`` writes: the sentences and each of their variants."""
     out = []

@@ -8,7 +8,7 @@ from django.urls import reverse
 from probing.actions import create_probe_run, run_inline
 from probing.models import EmbeddingModel, ProbeRun
 from probing.run import loading
-from tests.probing.probe_factories import make_probe_data, publish, texts
+from tests.probing.probe_factories import likelihood_corpus, make_probe_data, publish
 from tests.probing.test_probe_browser import ARTIFACTS, no_overflow
 from tests.tiny_models import save_tiny_llama
 
@@ -20,7 +20,7 @@ def test_a_likelihood_report_reads_in_the_browser(live_server, page, tmp_path):
     from playwright.sync_api import expect
 
     make_probe_data()
-    folder = save_tiny_llama(tmp_path / "llama", texts(), causal_lm=True)
+    folder = save_tiny_llama(tmp_path / "llama", likelihood_corpus(), causal_lm=True)
     loading._backends.clear()
     model = EmbeddingModel.objects.create(name="tiny-llama", kind="causal_lm", source=str(folder))
     run = run_inline(create_probe_run(publish("1.0.0"), model))

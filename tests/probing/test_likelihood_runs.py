@@ -18,22 +18,20 @@ from probing.report.build import report_csv, run_report
 from probing.report.human import human_comp
 from probing.run import loading
 from probing.run.loading import release_probes
-from tests.probing.probe_factories import RANDOM, WORDS_SYN, make_probe_data, publish, texts
+from tests.probing.probe_factories import likelihood_corpus, make_probe_data, publish
 from tests.tiny_models import save_tiny_bert, save_tiny_llama, words_of
 
 pytestmark = pytest.mark.django_db
 
-EXTRA = ["Here, eager beaver means: a hard worker.", "Here, olive oil means: a cooking oil."]
-
 
 @pytest.fixture(scope="module")
 def llama_folder(tmp_path_factory):
-    return save_tiny_llama(tmp_path_factory.mktemp("run-llama"), [*texts(), *EXTRA], causal_lm=True)
+    return save_tiny_llama(tmp_path_factory.mktemp("run-llama"), likelihood_corpus(), causal_lm=True)
 
 
 @pytest.fixture(scope="module")
 def bert_folder(tmp_path_factory):
-    corpus = [*texts(), *EXTRA]
+    corpus = likelihood_corpus()
     return save_tiny_bert(tmp_path_factory.mktemp("run-bert"), words_of(corpus), texts=corpus, masked_lm=True)
 
 
@@ -115,7 +113,7 @@ def test_a_second_run_of_the_same_model_reads_every_score_and_opens_no_model(rel
 
 def test_a_changed_weight_file_is_scored_again_under_its_new_identity(release, llama, tmp_path):
     first = run_inline(create_probe_run(release, llama))
-    other = save_tiny_llama(tmp_path / "other", [*texts(), *EXTRA], causal_lm=True, seed=1)
+    other = save_tiny_llama(tmp_path / "other", likelihood_corpus(), causal_lm=True, seed=1)
     llama.source = str(other)
     llama.save()
     loading._backends.clear()
@@ -154,10 +152,18 @@ def test_csv_tables_and_refusals(release, llama):
         create_probe_run(release, llama, config={"batch_size": 0})
 
 
-def test_the_words_of_the_factories_are_those_the_fixture_model_reads():
-    # The fixture model is trained on these texts: the items' distractors and literal readings among them.
-    corpus = " ".join(texts())
-    assert all(words in corpus for words in [*WORDS_SYN, *RANDOM])
+def test_the_fixture_model_reads_every_text_a_run_scores_without_unknown_tokens(release, llama_folder):
+    # Random weights, but a real vocabulary: no text (pairs, items, answers alone) falls back to <unk>,
+    # so that different texts get different scores.
+    from transformers import AutoTokenizer
+
+    from probing.run.likelihood import shard_texts
+
+    probes = release_probes(release)
+    _, _, scored, alone, _ = shard_texts(probes, probes.compounds)
+    tokenizer = AutoTokenizer.from_pretrained(llama_folder)
+    assert len(scored) > 100 and alone
+    assert all(tokenizer.unk_token_id not in tokenizer(text)["input_ids"] for text in [*scored, *alone])
 
 
 QUEUE = f"probe_cpu_likelihood_{os.getpid()}"
@@ -301,3 +307,17 @@ def test_a_likelihood_run_stopped_halfway_resumes_without_scoring_again(release,
     assert run.texts_embedded == CachedScores.objects.count() > scored
     fresh = run_inline(create_probe_run(publish("2.0.0"), llama, shard_size=2))
     assert run_report(fresh)["per_compound"] == run_report(run)["per_compound"]
+
+
+def test_a_gpt2_run_scores_the_answers_alone_after_a_start_token(release, tmp_path):
+    # GPT-2's tokenizer adds no start token: without one an answer's first token has no score and the
+    # items would have no acc_mutual_info (lm-evaluation-harness scores them after an empty context).
+    from tests.tiny_models import save_tiny_gpt2
+
+    folder = save_tiny_gpt2(tmp_path / "gpt2", likelihood_corpus())
+    gpt2 = EmbeddingModel.objects.create(name="tiny-gpt2", kind="causal_lm", source=str(folder))
+    loading._backends.clear()
+    run = run_inline(create_probe_run(release, gpt2, shard_size=5))
+    assert run.status == ProbeRun.Status.DONE, run.error
+    items = run_report(run)["items"]
+    assert items and all(row["acc_mutual_info"] in (0, 1) for row in items)
