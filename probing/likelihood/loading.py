@@ -9,6 +9,7 @@ what a run computed can be traced to the files it read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +62,7 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
     if resolved["dtype"] not in DTYPES:
         raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, not {resolved['dtype']!r}")
     device = resolved["device"]
-    if not isinstance(device, str) or not (device == "cpu" or device == "cuda" or device.startswith("cuda:")):
+    if not isinstance(device, str) or not re.fullmatch(r"cpu|cuda(:\d{1,2})?", device):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
     if not isinstance(resolved["share_prefixes"], bool):
         raise ValueError(f"share_prefixes must be true or false, not {resolved['share_prefixes']!r}")

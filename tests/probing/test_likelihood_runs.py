@@ -235,8 +235,9 @@ def test_a_bfloat16_run_is_scored_and_cached_apart_from_float32(release, llama):
     assert all(abs(halves[k] - fulls[k]) < 0.05 * abs(fulls[k]) + 0.5 for k in fulls)  # close, as bf16 is
     with pytest.raises(ProbeError, match="dtype must be one of"):
         create_probe_run(release, llama, config={"dtype": "int8"})
-    with pytest.raises(ProbeError, match="device must be"):
-        create_probe_run(release, llama, config={"device": "tpu"})
+    for device in ("tpu", "cuda:0; rm -rf /", "cuda:"):
+        with pytest.raises(ProbeError, match="device must be"):
+            create_probe_run(release, llama, config={"device": device})
 
 
 @pytest.fixture
@@ -257,10 +258,25 @@ def completions_model(llama_folder, settings, monkeypatch):
     server.stop()
 
 
-def test_a_run_against_a_completions_server_gives_the_local_models_numbers(release, llama, completions_model):
+def test_a_run_against_a_completions_server_gives_the_local_models_numbers(release, llama, completions_model, client):
+    from django.urls import reverse
+
     served, server = completions_model
     remote = run_inline(create_probe_run(release, served, shard_size=5))
     assert remote.status == ProbeRun.Status.DONE, remote.error
+    # Visitors read the run, never where its model is served from or the key variable.
+    for address in (
+        reverse("probe_run", args=[remote.pk]),
+        reverse("probe_run_json", args=[remote.pk]) + "?full=1",
+        reverse("probe_run_csv", args=[remote.pk, "items"]),
+        f"/api/probing/runs/{remote.pk}/",
+    ):
+        body = client.get(address).content.decode()
+        assert server.base_url not in body and "TEST_COMPLETIONS_KEY" not in body, address
+    from tests.building.review_factories import make_curator
+
+    client.force_login(make_curator("alice"))  # a curator sees it: the checks above could have failed
+    assert server.base_url in client.get(reverse("probe_run_json", args=[remote.pk]) + "?full=1").content.decode()
     assert server.requests and all(r["body"].get("echo") for r in server.requests)
     local = run_inline(create_probe_run(release, llama, shard_size=5))
     theirs = {(r["compound"], r["condition"], r["level"]): r for r in run_report(remote)["per_compound"]}
