@@ -27,7 +27,10 @@ def commit() -> str:
     """
 
     def git(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+        except OSError:  # no git on the machine (a bare GPU host): the figures say "unknown"
+            return subprocess.CompletedProcess(args, 1, "", "")
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
     dirty = git(
