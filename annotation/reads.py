@@ -71,3 +71,11 @@ FREE_ITEM = Prepared(
     ),
     (int, int, int),
 )
+
+
+def item_sentences(item: Item) -> list:
+    """The sentence of a token-level item, or the compound's available naturalistic sentences (at most three):
+    what a worker is shown of an item, and what a machine annotator is asked about."""
+    if item.sentence_id:
+        return [item.sentence]
+    return list(item.compound.sentences.filter(kind="naturalistic", available=True).order_by("slot")[:3])

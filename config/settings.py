@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "building",
     "releases",
     "probing",
+    "annotators",
 ]
 
 MIDDLEWARE = [
@@ -231,6 +232,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue stale build shards": {
         "task": "building.tasks.requeue_stale_build_shards_task",
+        "schedule": float(SHARD_REQUEUE_EVERY),
+    },
+    "requeue stale annotation shards": {
+        "task": "annotators.tasks.requeue_stale_annotation_shards_task",
         "schedule": float(SHARD_REQUEUE_EVERY),
     },
 }

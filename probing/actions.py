@@ -113,6 +113,11 @@ def create_probe_run(
         raise ProbeError(f"release {release.version} is a draft: probe runs are made on published releases only")
     if shard_size < 1:
         raise ProbeError("shard_size must be at least 1 compound")
+    if model.answers_only:
+        raise ProbeError(
+            f"model {model.name} is a chat endpoint ({model.kind}): it answers a campaign's questions as a machine "
+            "annotator (annotate_with_model), but gives neither vectors nor text log-probabilities to probe"
+        )
     family = ProbeRun.Family.LIKELIHOOD if model.is_language_model else ProbeRun.Family.SIMILARITY
     try:
         resolved = model.run_config(config)

@@ -61,6 +61,7 @@ class EmbeddingModel(models.Model):
         CAUSAL_LM = "causal_lm", "Causal language model (likelihood probes: log-probabilities)"
         MASKED_LM = "masked_lm", "Masked language model (likelihood probes: pseudo-log-likelihoods)"
         OPENAI_COMPLETIONS = "openai_completions", "OpenAI-compatible completions server (likelihood probes)"
+        OPENAI_CHAT = "openai_chat", "OpenAI-compatible chat server (machine annotators only)"
 
     class Queue(models.TextChoices):
         CPU = "cpu", "CPU workers"
@@ -153,6 +154,11 @@ class EmbeddingModel(models.Model):
     def load_backend(self):
         """The backend, once the rules of this machine allow it (RefusedSource otherwise)."""
         return load_checked(self.kind, self.resolved_source(), dict(self.options or {}), load_rules())
+
+    @property
+    def answers_only(self) -> bool:
+        """A chat endpoint: it answers questions as a machine annotator, but gives no vectors or text scores to probe."""
+        return self.kind == self.Kind.OPENAI_CHAT
 
     @property
     def is_language_model(self) -> bool:

@@ -321,10 +321,3 @@ def questions(campaign: Campaign, item: Item) -> list[dict]:
     """The protocol's three questions about this item's compound, as (before, NC, after) pieces."""
     compound = item.compound
     return question_pieces(compound.text, campaign.language, compound.head, compound.modifier)
-
-
-def item_sentences(item: Item) -> list:
-    """The sentence of a token-level item, or the compound's available naturalistic sentences."""
-    if item.sentence_id:
-        return [item.sentence]
-    return list(item.compound.sentences.filter(kind="naturalistic", available=True).order_by("slot")[:3])

@@ -17,11 +17,12 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.actions import NOT_YOURS, not_current, skip_item, submit_rating
 from annotation.crowd import journey as steps
-from annotation.crowd.entry_views import item_sentences, journey, mturk_session_key, questions
+from annotation.crowd.entry_views import journey, mturk_session_key, questions
 from annotation.curate.study_setup import instruction_examples
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip
 from annotation.platforms import origin, prolific_completion_url
 from annotation.protocol import MAX_PARAPHRASES, validate_answers
+from annotation.reads import item_sentences
 
 SCALE = tuple(str(i) for i in range(6))  # the answers' values, as the form sends them
 # How often the waiting page asks again for an item (a meta refresh: works without JavaScript).

@@ -1,5 +1,5 @@
 """The annotation app's models: campaigns and their ratings (``campaigns``), and how a campaign judges and
-shows its work (``policies``). Everything is importable from ``annotation.models``, as migrations expect."""
+shows its work (``policies``), the models that answer it beside the people (``machine``). Everything is importable from ``annotation.models``, as migrations expect."""
 
 from annotation.models.campaigns import (
     CAMPAIGN_SETTINGS,
@@ -17,6 +17,7 @@ from annotation.models.campaigns import (
     completion_code,
     resume_code,
 )
+from annotation.models.machine import MachineAnnotator, MachineAnswer
 from annotation.models.policies import FilterPolicy, PolicyRun, QualityPolicy, WorkedExample
 
 __all__ = [
@@ -30,6 +31,8 @@ __all__ = [
     "Campaign",
     "FilterPolicy",
     "Item",
+    "MachineAnnotator",
+    "MachineAnswer",
     "PolicyRun",
     "QualityPolicy",
     "Rating",

@@ -45,7 +45,7 @@ LOCAL_KINDS = (
     "masked_lm",
 )
 # Models reached over HTTP: their key variable and base_url are checked by ApiRules, nothing is loaded.
-API_KINDS = ("openai", "openai_completions")
+API_KINDS = ("openai", "openai_completions", "openai_chat")
 # The options each backend reads (see their docstrings); anything else is refused.
 OPTIONS = {
     "transformer": {"name", "revision", "engine"},
@@ -57,6 +57,19 @@ OPTIONS = {
     "causal_lm": {"name", "revision"},
     "masked_lm": {"name", "revision"},
     "openai_completions": {"model", "base_url", "api_key_env", "max_retries", "backoff_seconds", "timeout"},
+    # A chat server asked the crowd's questions (annotators/): prices per million tokens, limits per minute.
+    "openai_chat": {
+        "model",
+        "base_url",
+        "api_key_env",
+        "max_retries",
+        "backoff_seconds",
+        "timeout",
+        "price_per_million_prompt_tokens",
+        "price_per_million_completion_tokens",
+        "requests_per_minute",
+        "tokens_per_minute",
+    },
     "openai": {
         "model",
         "base_url",
@@ -116,9 +129,9 @@ def check_model(
     """
     check_options(kind, options)
     if kind in API_KINDS:
-        if kind == "openai_completions" and not options.get("base_url"):
+        if kind in ("openai_completions", "openai_chat") and not options.get("base_url"):
             raise RefusedSource(
-                "base_url: the /v1 address of the completions server (vLLM, llama.cpp), on a host the "
+                "base_url: the /v1 address of the server (vLLM, llama.cpp, a provider's API), on a host the "
                 "administrator lists",
                 field="options",
             )

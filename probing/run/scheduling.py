@@ -45,7 +45,7 @@ def start_nightly_runs(release: Release | None = None) -> list[ProbeRun]:
     release = release or Release.objects.current()
     if release is None:
         return []
-    models = EmbeddingModel.objects.filter(active=True)
+    models = EmbeddingModel.objects.filter(active=True).exclude(kind=EmbeddingModel.Kind.OPENAI_CHAT)
     runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]
 
@@ -54,6 +54,6 @@ def start_publish_runs(release: Release) -> list[ProbeRun]:
     """Runs of the models marked ``run_on_publish`` on a published ``release``."""
     if not release.is_published:
         return []
-    models = EmbeddingModel.objects.filter(run_on_publish=True)
+    models = EmbeddingModel.objects.filter(run_on_publish=True).exclude(kind=EmbeddingModel.Kind.OPENAI_CHAT)
     runs = [ensure_run(release, model) for model in models]
     return [run for run in runs if run is not None]
