@@ -146,10 +146,14 @@ class RatingSerializer(serializers.ModelSerializer):
     platform = serializers.CharField(source="annotator.platform", read_only=True)
     external_id = serializers.CharField(source="annotator.external_id", read_only=True)
     paraphrases = serializers.SlugRelatedField(slug_field="text", many=True, read_only=True)
+    annotator_origin = serializers.SerializerMethodField(help_text="human, or simulated (the demo's panel).")
 
     class Meta:
         model = Rating
         fields = exports.RATING_FIELDS
+
+    def get_annotator_origin(self, rating: Rating) -> str:
+        return exports.origin(rating.annotator)
 
 
 class ExportQuerySerializer(serializers.Serializer):
@@ -158,7 +162,8 @@ class ExportQuerySerializer(serializers.Serializer):
     table = serializers.ChoiceField(
         choices=list(exports.TABLES),
         default="ratings",
-        help_text="ratings (one row per rating, the default), paraphrases (one row per paraphrase) or annotators.",
+        help_text="ratings (one row per rating, the default), paraphrases (one row per paraphrase), skips, annotators "
+        "or machine_answers (a model's answers, kept apart).",
         error_messages={"invalid_choice": f"{{input!r}} is not one of: {', '.join(exports.TABLES)}."},
     )
     file = serializers.ChoiceField(

@@ -7,6 +7,7 @@ urlpatterns = [
     path("curate/", include("annotation.curate.urls")),
     path("api/annotation/", include("annotation.api")),
     path("api/probing/", include("probing.api_urls")),
+    path("api/annotators/", include("annotators.api")),
     path("api/", include("config.api_urls")),
     path("reports/", include("annotation.reports.urls")),
     path("annotate/", include("annotation.crowd.urls")),
@@ -14,6 +15,7 @@ urlpatterns = [
     path("review/", include("building.pages.review_urls")),
     path("releases/", include("releases.urls")),
     path("probing/", include("probing.urls")),
+    path("curate/", include("annotators.urls")),
     path("", include("datasets.urls")),
 ]
 

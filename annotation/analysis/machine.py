@@ -147,6 +147,18 @@ def _per_compound(pairs: pd.DataFrame) -> pd.DataFrame:
     return pairs.groupby("compound", sort=True)[[MACHINE, "human"]].mean()
 
 
+def compound_points(humans: pd.DataFrame, machine: pd.DataFrame, question: str = "compound_score") -> list[dict]:
+    """Per compound both rated: the humans' and the model's eq. 1 means of ``question`` (what a scatter draws)."""
+    _check_machine(machine)
+    if humans.empty or machine.empty:
+        return []
+    compounds = _per_compound(_pairs(_item_means(humans), machine, question))
+    return [
+        {"compound": compound, "human": float(row["human"]), "machine": float(row[MACHINE])}
+        for compound, row in compounds.iterrows()
+    ]
+
+
 def _score_figures(pairs: pd.DataFrame) -> dict:
     compounds = _per_compound(pairs)
     error = pairs[MACHINE] - pairs["human"]

@@ -1,5 +1,6 @@
 """Raw exports of a campaign: one row per rating, per suggested paraphrase, per skip ("don't know this
-expression"), or per annotator (with quality flags).
+expression"), per annotator (with quality flags), or per machine answer. Every row says its
+``annotator_origin``: human, simulated (the demo's panel) or machine (a model's answers, a table of their own).
 
 Rows are generated from a single ``select_related`` query read with ``.iterator()``, and the
 CSV and JSON writers yield text chunk by chunk, so an export of any size streams in constant
@@ -16,7 +17,7 @@ from django.db.models import Prefetch, QuerySet
 from django.http import StreamingHttpResponse
 
 from annotation.curate.dashboard import annotator_rows, ratings_frame
-from annotation.models import Annotator, Campaign, Item, Rating, Skip, SuggestedParaphrase
+from annotation.models import Annotator, Campaign, Item, MachineAnswer, Rating, Skip, SuggestedParaphrase
 
 CHUNK = 2000
 # Where a row comes from: shared by both tables.
@@ -32,6 +33,7 @@ CONTEXT_FIELDS = [
     "annotator_id",
     "platform",
     "external_id",
+    "annotator_origin",
 ]
 RATING_FIELDS = [
     *CONTEXT_FIELDS,
@@ -66,11 +68,38 @@ ANNOTATOR_FIELDS = [
     "flags",
     "reason",
 ]
+# A model's answers (annotation.models.machine): never in the tables above, always labelled "machine".
+MACHINE_FIELDS = [
+    *(name for name in CONTEXT_FIELDS if name not in ("rating_id", "annotator_id", "platform", "external_id")),
+    "answer_id",
+    "machine_annotator",
+    "model",
+    "model_kind",
+    "model_identity",
+    "template",
+    "template_version",
+    "settings",
+    "sample",
+    "valid",
+    "head_score",
+    "modifier_score",
+    "compound_score",
+    "distributions",
+    "paraphrases",
+    "error",
+    "raw_text",
+    "attempts",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached",
+    "created_at",
+]
 TABLES = {
     "ratings": RATING_FIELDS,
     "paraphrases": PARAPHRASE_FIELDS,
     "skips": SKIP_FIELDS,
     "annotators": ANNOTATOR_FIELDS,
+    "machine_answers": MACHINE_FIELDS,
 }
 FORMATS = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
 
@@ -92,7 +121,56 @@ def _item_columns(item: Item, annotator: Annotator) -> dict:
         "annotator_id": annotator.pk,
         "platform": annotator.platform,
         "external_id": annotator.external_id,
+        "annotator_origin": origin(annotator),
     }
+
+
+def origin(annotator: Annotator) -> str:
+    """Who gave a rating: a person, or a simulated annotator of the demo (machine answers have their own table)."""
+    return "simulated" if annotator.simulated else "human"
+
+
+def machine_answer_rows(campaign: Campaign) -> Iterator[dict]:
+    """One dict per machine answer (columns ``MACHINE_FIELDS``), valid or not, with the model, template and settings."""
+    answers = (
+        MachineAnswer.objects.filter(item__campaign=campaign)
+        .select_related("item__campaign", "item__compound", "item__sentence", "annotator")
+        .order_by("annotator_id", "item_id")
+    )
+    for answer in answers.iterator(chunk_size=CHUNK):
+        item, machine = answer.item, answer.annotator
+        yield {
+            "campaign": item.campaign.slug,
+            "item_id": item.id,
+            "role": item.role,
+            "compound": item.compound.text,
+            "language": item.compound.language,
+            "sentence_id": item.sentence_id,
+            "sentence_slot": item.sentence.slot if item.sentence_id else None,
+            "annotator_origin": "machine",
+            "answer_id": answer.id,
+            "machine_annotator": machine.label,
+            "model": machine.model_name,
+            "model_kind": machine.model_kind,
+            "model_identity": json.dumps(machine.model_identity, sort_keys=True),
+            "template": machine.template_name,
+            "template_version": machine.template_version,
+            "settings": json.dumps(machine.settings, sort_keys=True),
+            "sample": machine.sample,
+            "valid": answer.valid,
+            "head_score": answer.head_score,
+            "modifier_score": answer.modifier_score,
+            "compound_score": answer.compound_score,
+            "distributions": json.dumps(answer.distributions, sort_keys=True) if answer.distributions else "",
+            "paraphrases": ";".join(answer.paraphrases or []),
+            "error": answer.error,
+            "raw_text": answer.raw_text,
+            "attempts": answer.attempts,
+            "prompt_tokens": answer.prompt_tokens,
+            "completion_tokens": answer.completion_tokens,
+            "cached": answer.cached,
+            "created_at": answer.created_at.isoformat(),
+        }
 
 
 def ratings_queryset(campaign: Campaign) -> QuerySet[Rating]:
@@ -188,6 +266,8 @@ def rows(campaign: Campaign, table: str) -> Iterator[dict]:
         return skip_rows(campaign)
     if table == "annotators":
         return annotator_export_rows(campaign)
+    if table == "machine_answers":
+        return machine_answer_rows(campaign)
     raise ValueError(f"unknown export table {table!r}")
 
 

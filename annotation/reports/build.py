@@ -8,14 +8,12 @@ analyses (``annotation.analysis``). ``campaign_report`` returns plain JSON-able 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import math
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import numpy as np
-from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from annotation.analysis import paraphrases as para
@@ -25,8 +23,15 @@ from annotation.analysis.reliability import FilterPolicy as PolicyRule
 from annotation.analysis.reliability import annotator_reliability
 from annotation.analysis.typetoken import CLASSES, typetoken_report
 from annotation.curate.dashboard import annotator_rows, ratings_frame
-from annotation.models import Annotator, Campaign, FilterPolicy, Item, PolicyRun, Rating, Skip, SuggestedParaphrase
+from annotation.models import (
+    Campaign,
+    FilterPolicy,
+    Item,
+    PolicyRun,
+    SuggestedParaphrase,
+)
 from annotation.reports.analysis_data import campaign_ratings, reference_sentence_scores
+from annotation.reports.machine import machine_section
 from datasets import vocabulary
 from datasets.models import Compound
 
@@ -260,25 +265,6 @@ def get_policy(name: str | None) -> FilterPolicy | None:
     return found
 
 
-def report_stamp(campaign: Campaign) -> str:
-    """What the report depends on that workers change, in one short string: a live page compares it before reloading.
-
-    The campaign's status, and for its ratings, skips and annotators their number and the latest
-    change (a submission, a completion, a screen-out); a policy or a curator's exclusion is the
-    curator's own change, made on another page, after which the report is opened again anyway.
-    """
-    ratings = Rating.objects.filter(item__campaign=campaign).aggregate(
-        n=Count("pk"), last=Max("pk"), submitted=Max("assignment__submitted_at")
-    )
-    skips = Skip.objects.filter(item__campaign=campaign).aggregate(n=Count("pk"), last=Max("pk"))
-    people = Annotator.objects.filter(campaign=campaign).aggregate(
-        n=Count("pk"), done=Count("completed_at"), out=Count("pk", filter=~Q(status=Annotator.Status.ACTIVE))
-    )
-    parts = [campaign.status, ratings["n"], ratings["last"], ratings["submitted"], skips["n"], skips["last"]]
-    parts += [people["n"], people["done"], people["out"]]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
 def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save_run: bool = True) -> dict:
     """The whole report of a campaign under ``policy`` (None: nobody removed); saves a PolicyRun for saved policies."""
     import pandas as pd
@@ -369,6 +355,8 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
         "distributions": {"policy": name, "scores": list(SCORES), "classes": distributions(kept_ratings, compounds)},
         "paraphrases": {"policy": name, "rows": paraphrase_rows(campaign, kept, compounds)},
         "reference": reference_report(campaign.language, campaign.collection.slug),
+        # Models asked the same questions: compared with the kept ratings, never counted among them.
+        "machine_annotators": machine_section(campaign, kept_ratings, compounds),
     }
     return clean(report)
 

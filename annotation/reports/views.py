@@ -16,6 +16,7 @@ from annotation.protocol import QUESTION_PARTS
 from annotation.reports import build as reporting
 from annotation.reports import svg
 from annotation.reports.build import NO_POLICY, policy_parameters
+from annotation.reports.stamp import report_stamp
 from core.permissions import curator_required
 from datasets.models import Compound
 from datasets.vocabulary import CLASS_LABELS_AND_UNCLASSIFIED
@@ -61,7 +62,7 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
     if download and download not in DOWNLOADS:
         raise Http404("No such download.")
     # The stamp before the report: a rating that lands in between makes the live page fetch again, not miss it.
-    stamp = reporting.report_stamp(campaign)
+    stamp = report_stamp(campaign)
     report = reporting.campaign_report(campaign, policy)
     if download:
         return _download(report, download, campaign.slug)
@@ -82,6 +83,17 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
         }
         for cls, by_question in report["distributions"]["classes"].items()
     ]
+    for machine in report["machine_annotators"]:
+        points = [
+            {"x": p["human"], "y": p["machine"], "label": p["text"] or str(p["compound"]), "class": p["class"]}
+            for p in machine["points"]
+        ]
+        machine["figure"] = svg.scatter(points, f"{machine['label']}: compound scores", "people (mean)", "model")
+        found = machine["comparison"] or {}
+        machine["rows"] = [
+            {"question": q, **s, "alpha": found["alpha"][q], "reliability": found["reliability"][q]}
+            for q, s in found.get("scores", {}).items()
+        ]
     query = f"&policy={policy.name}" if policy else ""
     policies = list(FilterPolicy.objects.order_by("name"))
     if NO_POLICY not in {choice.name for choice in policies}:
@@ -116,7 +128,7 @@ def campaign_report_view(request: HttpRequest, slug: str) -> HttpResponse:
 def campaign_report_stamp(request: HttpRequest, slug: str) -> JsonResponse:
     """What the live report polls: whether the campaign is still open and a stamp that changes with its ratings."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    return JsonResponse({"stamp": reporting.report_stamp(campaign), "live": campaign.status == Campaign.Status.OPEN})
+    return JsonResponse({"stamp": report_stamp(campaign), "live": campaign.status == Campaign.Status.OPEN})
 
 
 @require_GET
