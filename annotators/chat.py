@@ -54,7 +54,7 @@ class ChatAnnotator(Endpoint):
             raise ValueError("an openai_chat model needs options['base_url'], the server's /v1 address")
         super().__init__(str(options["base_url"]), options, rules, sleep)
         self.model = options.get("model") or source
-        self.limiter = RateLimiter(options.get("requests_per_minute"), options.get("tokens_per_minute"), sleep=sleep)
+        self.limiter = RateLimiter(options.get("requests_per_minute"), options.get("tokens_per_minute"))
 
     def identity(self) -> dict:
         return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}

@@ -22,12 +22,12 @@ class RateLimiter:
         self,
         requests_per_minute: float | None = None,
         tokens_per_minute: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.requests_per_minute = requests_per_minute or None
         self.tokens_per_minute = tokens_per_minute or None
-        self.clock, self.sleep = clock, sleep
+        self.clock, self.sleep = clock or time.monotonic, sleep or time.sleep
         self.sent: deque[tuple[float, int]] = deque()
         self.lock = threading.Lock()
         self.waited = 0.0  # seconds spent waiting, for the job's accounting
