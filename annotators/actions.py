@@ -14,6 +14,7 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db import connection, connections, transaction
 
@@ -45,15 +46,39 @@ class AnnotatorError(ValueError):
         self.field = field
 
 
+# What this process opened, by the model's registration: a local model is loaded once per worker, and a
+# chat endpoint keeps one rate limiter per worker process across shards and jobs.
+_opened: dict[str, object] = {}
+
+
 def open_annotator(model: EmbeddingModel):
-    """The model as something that answers (``ask``): a chat endpoint or a local causal LM, under the rules."""
+    """The model as something that answers (``ask``), checked against the rules now, opened once per process."""
+    rules = load_rules()
+    check_model(model.kind, model.resolved_source(), dict(model.options or {}), rules, on_worker=True)
+    key = json.dumps(
+        [model.pk, model.kind, model.source, model.options, _files_stamp(model)], sort_keys=True, default=str
+    )
+    if key not in _opened:
+        _opened.clear()  # one model at a time: a worker that moves on does not keep the last one's weights
+        _opened[key] = _open(model, rules)
+    return _opened[key]
+
+
+def _files_stamp(model: EmbeddingModel) -> list:
+    """A local model's files by name, size and modification time: changed files open the model again (and its
+    new identity is then refused beside the old answers: ``_check_identity``), without hashing gigabytes per shard."""
+    folder = Path(model.resolved_source())
+    if model.kind != EmbeddingModel.Kind.CAUSAL_LM or not folder.is_dir():
+        return []
+    return sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file())
+
+
+def _open(model: EmbeddingModel, rules):
     if model.kind not in ANSWERING_KINDS:
         raise AnnotatorError(
             f"model {model.name} is a {model.kind} model: machine annotators are openai_chat endpoints or "
             "causal_lm folders"
         )
-    rules = load_rules()
-    check_model(model.kind, model.resolved_source(), dict(model.options or {}), rules, on_worker=True)
     if model.kind == EmbeddingModel.Kind.OPENAI_CHAT:
         return ChatAnnotator(model.source, dict(model.options or {}), rules=rules.api)
     return LocalAnnotator(model.load_language_model())
@@ -195,8 +220,7 @@ def run_shard(job_id: int, index: int, annotator=None) -> bool:
     try:
         with heartbeat(shard):
             annotator = annotator or open_annotator(job.model)
-            if not job.machine_annotators.exclude(model_identity={}).exists():
-                job.machine_annotators.update(model_identity=annotator.identity())
+            _check_identity(job, annotator.identity())
             outcomes = _answer(job, shard, annotator)
     except (AnnotatorError, RefusedSource, RefusedRequest) as error:
         fail_job(job_id, f"shard {index}: {error}")
@@ -205,6 +229,17 @@ def run_shard(job_id: int, index: int, annotator=None) -> bool:
         release_shard(shard, f"{type(error).__name__}: {error}")
         raise
     return _record(job, shard, outcomes)
+
+
+def _check_identity(job: AnnotationJob, identity: dict) -> None:
+    """Record the model's identity on the job's machine annotators; refuse answers from other weights than theirs."""
+    job.machine_annotators.filter(model_identity={}).update(model_identity=identity)
+    other = job.machine_annotators.exclude(model_identity=identity).first()
+    if other is not None:
+        raise AnnotatorError(
+            f"{other.label} answered with other weights ({other.model_identity}) than the model has now ({identity}): "
+            "its answers cannot be mixed; register the new weights under another name and start a new job"
+        )
 
 
 def _answer(job: AnnotationJob, shard: AnnotationShard, annotator) -> list[tuple[_Question, Outcome]]:

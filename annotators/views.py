@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -47,6 +47,8 @@ def machine_annotators(request: HttpRequest, slug: str) -> HttpResponse:
 @curator_required
 def job_action(request: HttpRequest, slug: str, job_id: int, verb: str) -> HttpResponse:
     job = get_object_or_404(AnnotationJob, pk=job_id, campaign__slug=slug)
+    if verb not in ("cancel", "resume"):
+        raise Http404("No such action.")
     if verb == "cancel":
         cancel_job(job)
         messages.success(request, f"Job {job.pk} cancelled; its answers so far are kept.")

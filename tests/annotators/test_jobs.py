@@ -111,3 +111,28 @@ def test_jobs_refuse_what_cannot_answer_naming_the_field(demo_campaign, local_ll
             create_job(demo_campaign, **kwargs)
         assert error.value.field == field
     assert not AnnotationJob.objects.exists()
+
+
+def test_answers_of_other_weights_are_never_mixed_into_a_machine_annotator(demo_campaign, tmp_path, chat_llama_folder):
+    import shutil
+
+    from probing.models import EmbeddingModel
+
+    folder = tmp_path / "llama"
+    shutil.copytree(chat_llama_folder, folder)
+    model = EmbeddingModel.objects.create(name="moving-llama", kind="causal_lm", source=str(folder))
+    job = create_job(demo_campaign, model, shard_size=5)
+    job.shards.filter(index__gt=1).delete()
+    job.shards_total = 2
+    job.save()
+    run_inline(job)
+    assert job.status == AnnotationJob.Status.DONE
+    first = MachineAnnotator.objects.get().model_identity["weights_sha256"]
+    MachineAnswer.objects.filter(item_id__in=job.shards.get(index=1).items).delete()
+    weights = next(folder.glob("*.safetensors"))
+    weights.write_bytes(weights.read_bytes()[:-8] + b"\x00" * 8)  # the administrator swapped the weights
+    again = create_job(demo_campaign, model, shard_size=5)
+    again.shards.filter(index__gt=1).delete()
+    run_inline(again)
+    assert again.status == AnnotationJob.Status.FAILED and "answered with other weights" in again.error
+    assert MachineAnnotator.objects.get().model_identity["weights_sha256"] == first

@@ -11,6 +11,8 @@ from annotators.tasks import start_job
 from probing.management.commands.register_model import json_object
 from probing.models import EmbeddingModel
 
+FLAGS = {"settings": "config"}  # the option that carries each field the actions name
+
 
 class Command(BaseCommand):
     help = (
@@ -46,7 +48,7 @@ class Command(BaseCommand):
                 json_object(options["config"], "--config"),
             )
         except AnnotatorError as error:
-            raise CommandError(f"--{ {'settings': 'config'}.get(error.field, error.field) }: {error}") from None
+            raise CommandError(f"--{FLAGS.get(error.field, error.field)}: {error}") from None
         self.stdout.write(str(job.pk))
         if not options["inline"]:
             self.stderr.write(f"job {job.pk}: {job.shards_total} shards sent to the queue {job.queue}")
