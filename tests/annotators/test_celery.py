@@ -48,3 +48,27 @@ def test_a_job_through_celery_cancelled_halfway_resumes_and_finishes(
     assert job.answered == regular == MachineAnswer.objects.count() == job.cached + job.requests
     assert job.shards.filter(status="done").count() == job.shards_total
     assert all(shard.worker for shard in job.shards.all())
+
+
+@pytest.mark.django_db
+def test_a_dead_workers_shard_is_enqueued_again_by_the_periodic_task(demo_campaign, local_llama, monkeypatch, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotators.actions import create_job
+    from annotators.models import AnnotationShard
+
+    sent = []
+    monkeypatch.setattr(tasks.annotate_shard_task, "apply_async", lambda args, queue: sent.append((tuple(args), queue)))
+    job = create_job(demo_campaign, local_llama)
+    silent = timezone.now() - timedelta(seconds=settings.SHARD_HEARTBEAT_TIMEOUT + 5)
+    job.shards.filter(index=1).update(status="running", worker="gone-host:1", heartbeat_at=silent, started_at=silent)
+    job.shards.filter(index=0).update(status="running", worker="live-host:2", heartbeat_at=timezone.now())
+    assert tasks.requeue_stale_annotation_shards_task() == [[job.pk, 1]]
+    assert sent == [((job.pk, 1), job.queue)]
+    assert AnnotationShard.objects.get(job=job, index=1).status == "pending"
+    assert AnnotationShard.objects.get(job=job, index=0).status == "running"
+    assert "annotators.tasks.requeue_stale_annotation_shards_task" in {
+        e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()
+    }
