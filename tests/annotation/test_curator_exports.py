@@ -168,7 +168,7 @@ def test_api_export_rejects_unknown_choices(curator_client, campaigns):
     campaign, _ = campaigns
     url = reverse("annotation_api:campaign-export", args=[campaign.pk])
     assert curator_client.get(url, {"table": "items"}).json() == {
-        "table": ["'items' is not one of: ratings, paraphrases, skips, annotators."]
+        "table": ["'items' is not one of: ratings, paraphrases, skips, annotators, machine_answers."]
     }
     assert curator_client.get(url, {"file": "xlsx"}).status_code == 400
 

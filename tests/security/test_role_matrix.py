@@ -18,9 +18,11 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from annotators.models import AnnotationJob
 from building.models import BuildJob, FrequencyTable
 from core.permissions import CURATORS_GROUP
 from datasets.models import ImportRun
+from probing.models import EmbeddingModel
 from releases.models import ReleaseJob
 from tests.security.study_world import make_study_world
 
@@ -163,6 +165,13 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "probing_api:run-progress": (PUBLIC, {"pk": "run"}),
     "probing_api:run-cancel": (POST_ONLY, {"pk": "run"}),
     "probing_api:run-resume": (POST_ONLY, {"pk": "run"}),
+    "annotators:campaign": (CURATOR_PAGE, {"slug": "campaign"}),
+    "annotators:job_action": (POST_ONLY, {"slug": "campaign", "job_id": "annotation_job", "verb": "cancel"}),
+    "annotators_api:api-root": (PUBLIC, {}),
+    "annotators_api:job-list": (CURATOR_API, {}),
+    "annotators_api:job-detail": (CURATOR_API, {"pk": "annotation_job"}),
+    "annotators_api:job-cancel": (CURATOR_POST, {"pk": "annotation_job"}),
+    "annotators_api:job-resume": (CURATOR_POST, {"pk": "annotation_job"}),
 }
 # The admin's routes, by name pattern (the first that matches): only staff get past its login page.
 ADMIN_ROUTES = [
@@ -255,6 +264,15 @@ def world(django_user_model) -> dict:
         "job": job.pk,
         "release_job": ReleaseJob.objects.create(version="9.9.9", status="failed", message="nothing to release").pk,
         "table": table.pk,
+        "annotation_job": AnnotationJob.objects.create(
+            campaign=campaign,
+            model=EmbeddingModel.objects.create(
+                name="chatty", kind="openai_chat", source="m", options={"base_url": "https://models.example.org/v1"}
+            ),
+            template_name="reddy-en",
+            template_version=1,
+            queue="probe_cpu",
+        ).pk,
         "uuid": uuid.uuid4(),
     }
 
