@@ -222,7 +222,7 @@ def test_resume_keeps_done_shards_and_reopens_the_others():
 
 
 @pytest.mark.django_db(transaction=True)  # the scheduler closes connections left in a transaction
-def test_beat_requeues_probe_and_build_shards_every_configured_interval():
+def test_beat_requeues_probe_build_and_annotation_shards_every_configured_interval():
     """What ``celery -A config beat`` (django-celery-beat's DatabaseScheduler) schedules when it starts."""
     DatabaseScheduler(app=app, lazy=True).update_from_dict(app.conf.beat_schedule)
     scheduled = {
@@ -233,6 +233,7 @@ def test_beat_requeues_probe_and_build_shards_every_configured_interval():
     assert scheduled == {
         "probing.tasks.requeue_stale_probe_shards_task": (every, "seconds", True),
         "building.tasks.requeue_stale_build_shards_task": (every, "seconds", True),
+        "annotators.tasks.requeue_stale_annotation_shards_task": (every, "seconds", True),
     }
 
 

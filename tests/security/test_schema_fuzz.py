@@ -27,6 +27,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from annotation.models import FilterPolicy
+from annotators.models import AnnotationJob
+from probing.models import EmbeddingModel
 from tests.building.review_factories import make_curator
 from tests.security.study_world import make_study_world
 
@@ -50,6 +52,8 @@ def seed() -> tuple[str, dict[str, dict]]:
     release, run, review, campaign = study.release, study.run, study.review, study.campaign
     FilterPolicy.objects.create(name="paper", min_rho=0.2)
     token = Token.objects.create(user=make_curator("fuzzy")).key
+    model = EmbeddingModel.objects.create(name="chatty", kind="openai_chat", source="m", options={"base_url": "https://models.example.org/v1"})  # fmt: skip
+    job = AnnotationJob.objects.create(campaign=campaign, model=model, template_name="reddy-en", template_version=1, queue="probe_cpu")  # fmt: skip
     version = {"version": release.version, "other": release.version}
     known = {
         "/api/annotation/campaigns/": {"id": campaign.pk},
@@ -59,6 +63,7 @@ def seed() -> tuple[str, dict[str, dict]]:
         "/api/variants/": {"id": review["flagged"].pk},
         "/api/probing/models/": {"name": run.model.name},
         "/api/probing/runs/": {"id": run.pk},
+        "/api/annotators/jobs/": {"id": job.pk},
         "/api/releases/": version | {"path": release.files.exclude(path="release.zip").first().path},
     }
     return token, known
