@@ -73,12 +73,17 @@ def _files_stamp(model: EmbeddingModel) -> list:
     return sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file())
 
 
-def _open(model: EmbeddingModel, rules):
+def check_answers(model: EmbeddingModel) -> None:
+    """AnnotatorError unless ``model`` is of a kind that answers questions."""
     if model.kind not in ANSWERING_KINDS:
         raise AnnotatorError(
             f"model {model.name} is a {model.kind} model: machine annotators are openai_chat endpoints or "
             "causal_lm folders"
         )
+
+
+def _open(model: EmbeddingModel, rules):
+    check_answers(model)
     if model.kind == EmbeddingModel.Kind.OPENAI_CHAT:
         return ChatAnnotator(model.source, dict(model.options or {}), rules=rules.api)
     return LocalAnnotator(model.load_language_model())
@@ -106,11 +111,7 @@ def create_job(
     shard_size: int = SHARD_SIZE,
 ) -> AnnotationJob:
     """A job asking ``model`` every regular item of ``campaign`` ``samples`` times; its shards not yet enqueued."""
-    if model.kind not in ANSWERING_KINDS:
-        raise AnnotatorError(
-            f"model {model.name} is a {model.kind} model: machine annotators are openai_chat endpoints or "
-            "causal_lm folders"
-        )
+    check_answers(model)
     name = template_name or prompts.DEFAULT_TEMPLATE.get(campaign.language.split("-")[0], "reddy-en")
     template = prompts.TEMPLATES.get(name)
     if template is None:

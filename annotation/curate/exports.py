@@ -110,6 +110,16 @@ def _rating_columns(rating: Rating) -> dict:
 
 
 def _item_columns(item: Item, annotator: Annotator) -> dict:
+    return _place(item) | {
+        "annotator_id": annotator.pk,
+        "platform": annotator.platform,
+        "external_id": annotator.external_id,
+        "annotator_origin": origin(annotator),
+    }
+
+
+def _place(item: Item) -> dict:
+    """Where a row comes from: the campaign, the item, its compound and sentence."""
     return {
         "campaign": item.campaign.slug,
         "item_id": item.id,
@@ -118,10 +128,6 @@ def _item_columns(item: Item, annotator: Annotator) -> dict:
         "language": item.compound.language,
         "sentence_id": item.sentence_id,
         "sentence_slot": item.sentence.slot if item.sentence_id else None,
-        "annotator_id": annotator.pk,
-        "platform": annotator.platform,
-        "external_id": annotator.external_id,
-        "annotator_origin": origin(annotator),
     }
 
 
@@ -139,14 +145,7 @@ def machine_answer_rows(campaign: Campaign) -> Iterator[dict]:
     )
     for answer in answers.iterator(chunk_size=CHUNK):
         item, machine = answer.item, answer.annotator
-        yield {
-            "campaign": item.campaign.slug,
-            "item_id": item.id,
-            "role": item.role,
-            "compound": item.compound.text,
-            "language": item.compound.language,
-            "sentence_id": item.sentence_id,
-            "sentence_slot": item.sentence.slot if item.sentence_id else None,
+        yield _place(item) | {
             "annotator_origin": "machine",
             "answer_id": answer.id,
             "machine_annotator": machine.label,
