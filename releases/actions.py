@@ -82,10 +82,17 @@ def create_release(
     description: str = "",
     citation: str = "",
     licence: str = "",
+    machine_annotators: bool = False,
 ) -> Release:
-    """Collect, build and store release ``version`` (a draft unless ``publish``); ReleaseError when it cannot."""
+    """Collect, build and store release ``version`` (a draft unless ``publish``); ReleaseError when it cannot.
+
+    ``machine_annotators``: the release also carries the machine-made ratings of ``campaigns``, in a
+    table of their own (never in the scores); without it, it is the same whether or not they exist.
+    """
     _check_version(version)
-    snapshot = collect_snapshot(languages, collections=collections, campaigns=campaigns, policy=policy)
+    snapshot = collect_snapshot(
+        languages, collections=collections, campaigns=campaigns, policy=policy, machine_annotators=machine_annotators
+    )
     if not snapshot.compounds:
         raise_nothing_to_release(snapshot.languages, collections)
     defaults = ReleaseMeta(version=version)
@@ -135,10 +142,13 @@ def check_release(
     collections: list[str] | None = None,
     campaigns: list[str] | None = None,
     policy: str | None = None,
+    machine_annotators: bool = False,
 ) -> None:
     """The ReleaseError ``create_release`` would raise before building anything, from a few small queries."""
     _check_version(version)
-    check_request(languages, collections=collections, campaigns=campaigns, policy=policy)
+    check_request(
+        languages, collections=collections, campaigns=campaigns, policy=policy, machine_annotators=machine_annotators
+    )
 
 
 def _check_version(version: str) -> None:
@@ -197,6 +207,9 @@ class ImportedRelease:
     version: str
     collection: str
     summary: ImportSummary
+    # Machine-made ratings the release carried: not imported (they answered campaigns of the workbench that
+    # made the release, which this database does not have); None when the release carried none.
+    machine_ratings_left_out: int | None = None
 
 
 def import_release(path: Path | str, collection: str | None = None) -> ImportedRelease:
@@ -204,6 +217,8 @@ def import_release(path: Path | str, collection: str | None = None) -> ImportedR
 
     The checksums are verified before anything is read; the import is one transaction, so a bad
     file leaves nothing behind. Imported variants keep their status and get origin "imported".
+    Machine-made ratings, when the release carries them, are read and verified but not imported: they
+    are answers to another workbench's campaigns (``machine_ratings_left_out`` counts them).
     """
     source = Path(path)
     if not source.exists():
@@ -225,7 +240,8 @@ def import_release(path: Path | str, collection: str | None = None) -> ImportedR
         )
     except InputError as exc:
         raise ReleaseError(f"{source}: nothing imported: {exc}") from None
-    return ImportedRelease(version=meta.version, collection=slug, summary=summary)
+    machine = None if snapshot.machine_ratings is None else len(snapshot.machine_ratings)
+    return ImportedRelease(version=meta.version, collection=slug, summary=summary, machine_ratings_left_out=machine)
 
 
 def _verified_files(source: Path) -> dict[str, bytes]:

@@ -126,6 +126,11 @@ class ReleaseCreateSerializer(serializers.Serializer):
         allow_blank=True,
         help_text="Name of a filter policy (with campaigns; default: 'exclude flagged'; 'none' keeps everyone).",
     )
+    machine_annotators = serializers.BooleanField(
+        default=False,
+        help_text="Carry the campaigns' machine-made ratings (language models' answers) too, in a table of their own "
+        "labelled machine; they never enter the scores (with campaigns only).",
+    )
 
     def validate_version(self, version: str) -> str:
         if Release.objects.filter(version=version).exists():
@@ -147,6 +152,10 @@ class ReleaseCreateSerializer(serializers.Serializer):
         if data["policy"] and not data["campaigns"]:
             raise serializers.ValidationError(
                 {"policy": "A filtering policy applies to campaign ratings: name campaigns."}
+            )
+        if data["machine_annotators"] and not data["campaigns"]:
+            raise serializers.ValidationError(
+                {"machine_annotators": "Machine-made ratings are the answers to campaigns: name campaigns."}
             )
         return data
 
@@ -224,6 +233,7 @@ class ReleaseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
                 title=data["title"],
                 description=data["description"],
                 citation=data["citation"],
+                machine_annotators=data["machine_annotators"],
             )
         except ReleaseError as error:
             raise DRFValidationError({"detail": str(error)}) from None

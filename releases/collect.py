@@ -15,6 +15,10 @@ Inclusion rule:
   come from the type-level campaign when there is one, else from the token level. What a
   campaign did not measure keeps its reference value. Their agreement figures (Krippendorff's
   alpha over all kept annotators, with the bootstrap interval) become ``Agreement`` entries.
+- machine-made ratings: only when the curator opts in (``machine_annotators``, with ``campaigns``),
+  the answers of those campaigns' machine annotators (``releases.machine``), in a table of their
+  own. They never enter the scores or the agreement above, opted in or not: the campaigns' reports
+  read annotators' ratings alone.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from annotation.protocol import QUESTION_PARTS
 from annotation.reports.build import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
 from datasets import vocabulary
 from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
+from releases.machine import collect_machine_ratings
 from releases.models import ReleaseError
 from releases.snapshot import (
     Agreement,
@@ -55,13 +60,14 @@ def check_request(
     collections: Iterable[str] | None = None,
     campaigns: Iterable[str] | None = None,
     policy: str | None = None,
+    machine_annotators: bool = False,
 ) -> None:
     """Raise the ReleaseError that ``collect_snapshot`` would raise for these arguments, reading only ids and keys.
 
     The release form checks a request with this before handing it to a worker, so that a bad
     choice is a form error at once, not a failed job later.
     """
-    languages, compounds, policy = _chosen(languages, collections, campaigns, policy)
+    languages, compounds, policy = _chosen(languages, collections, campaigns, policy, machine_annotators)
     keys = list(compounds.values_list("text", "language", "key", "collection__slug"))
     _check_unique(keys)
     if not keys:
@@ -75,10 +81,14 @@ def raise_nothing_to_release(languages: Iterable[str], collections: Iterable[str
     raise ReleaseError(f"nothing to release: no compounds in {', '.join(languages) or 'any language'}{where}")
 
 
-def _chosen(languages, collections, campaigns, policy) -> tuple[list[str], QuerySet, str | None]:
+def _chosen(languages, collections, campaigns, policy, machine=False) -> tuple[list[str], QuerySet, str | None]:
     """The languages, the compounds and the policy a request names, checked."""
     if policy and not campaigns:
         raise ReleaseError(f"policy {policy!r} filters campaign annotators: name the campaigns too")
+    if machine and not campaigns:
+        raise ReleaseError(
+            "machine_annotators: machine-made ratings are the answers to campaigns: name the campaigns too"
+        )
     if campaigns and not policy:
         policy = DEFAULT_RELEASE_POLICY
     compounds = Compound.objects.all()
@@ -99,14 +109,16 @@ def collect_snapshot(
     collections: Iterable[str] | None = None,
     campaigns: Iterable[str] | None = None,
     policy: str | None = None,
+    machine_annotators: bool = False,
 ) -> Snapshot:
     """The snapshot of ``languages`` (default: every language found) under the module's inclusion rule.
 
     Campaign scores are filtered by ``policy``, by default ``DEFAULT_RELEASE_POLICY``: the workers
     the campaign's quality thresholds flag (speeders, straight-liners...) are left out unless a
-    policy that keeps them (``"none"``) is named.
+    policy that keeps them (``"none"``) is named. ``machine_annotators``: carry the campaigns'
+    machine-made ratings too, beside the scores (never in them).
     """
-    languages, compounds, policy = _chosen(languages, collections, campaigns, policy)
+    languages, compounds, policy = _chosen(languages, collections, campaigns, policy, machine_annotators)
     rows = list(_with_children(compounds))
     _check_unique((c.text, c.language, c.key, c.collection.slug) for c in rows)
     campaign_scores = _campaign_scores(sorted(set(campaigns)), policy, languages) if campaigns else None
@@ -123,7 +135,8 @@ def collect_snapshot(
     )
     info = replace(info, languages=sources)
     agreement = tuple(campaign_scores.agreement) if campaign_scores else ()
-    return Snapshot(tuple(languages), released, info, agreement).sorted()
+    machine = collect_machine_ratings(campaigns, {c.pk for c in rows}) if machine_annotators else None
+    return Snapshot(tuple(languages), released, info, agreement, machine).sorted()
 
 
 def _campaign_source(campaign: Campaign, report: dict, ratings: int) -> CampaignSource:

@@ -14,7 +14,7 @@ order, so the same two snapshots always give the same bytes::
                   "compounds" | "sentences" | "variants" | "paraphrases" | "agreement":
                       {"old": n, "new": n, "added": n, "removed": n, "changed": n},
                   "type_scores_changed": n, "classes_changed": n, "score_source_changed": bool,
-                  "identical": bool},
+                  "machine_ratings_changed": bool, "identical": bool},
       "compounds": {"added": [row], "removed": [row], "changed": [{...identity, "changes": {field: {"old", "new"}}}]},
       "sentences": {...}, "variants": {...}, "paraphrases": {...}, "agreement": {...},
       "scores": {"type_score" | "token_score" | "head_score" | "modifier_score":
@@ -22,7 +22,11 @@ order, so the same two snapshots always give the same bytes::
                       "max_absolute_change": x, "largest": [{"language", "compound", "old", "new", "change"}]}},
       "classes": [{"old": class, "new": class, "count": n}],
       "score_source": {"old": {...}, "new": {...}, "changed": bool},
+      "machine_ratings": {"old": n or None, "new": n or None, "changed": bool},
     }
+
+``machine_ratings`` counts the machine-made ratings each release carries (None: it did not opt in);
+they are not data rows of the dataset, only whether they differ is said.
 
 A row is its identity (``language``, ``compound`` and the rest of its key) followed by its
 compared fields; spans are ``[start, end]`` lists or None.
@@ -82,10 +86,14 @@ def diff_snapshots(old: Snapshot, new: Snapshot, largest: int = LARGEST_CHANGES)
     summary["type_scores_changed"] = scores["type_score"]["changed"]
     summary["classes_changed"] = sum(classes.values())
     summary["score_source_changed"] = source["changed"]
+    machine = {"old": _count(old.machine_ratings), "new": _count(new.machine_ratings)}
+    machine["changed"] = old.sorted().machine_ratings != new.sorted().machine_ratings
+    summary["machine_ratings_changed"] = machine["changed"]
     summary["identical"] = (
         not summary["languages"]["added"]
         and not summary["languages"]["removed"]
         and not source["changed"]
+        and not machine["changed"]
         and all(not rows for changes in parts.values() for rows in changes.values())
     )
     return {
@@ -97,7 +105,12 @@ def diff_snapshots(old: Snapshot, new: Snapshot, largest: int = LARGEST_CHANGES)
             for (a, b), count in sorted(classes.items(), key=lambda item: (-item[1], str(item[0])))
         ],
         "score_source": source,
+        "machine_ratings": machine,
     }
+
+
+def _count(rows: tuple | None) -> int | None:
+    return None if rows is None else len(rows)
 
 
 def _index(snapshot: Snapshot) -> dict[str, Rows]:

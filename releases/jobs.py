@@ -16,7 +16,16 @@ from core.shards import finish_job
 from releases.actions import check_release, create_release
 from releases.models import ReleaseError, ReleaseJob
 
-CREATE_OPTIONS = ("languages", "collections", "campaigns", "policy", "title", "description", "citation")
+CREATE_OPTIONS = (
+    "languages",
+    "collections",
+    "campaigns",
+    "policy",
+    "title",
+    "description",
+    "citation",
+    "machine_annotators",
+)
 
 
 def create_release_job(version: str, options: dict, user=None, publish_next: bool = False) -> ReleaseJob:
@@ -29,6 +38,7 @@ def create_release_job(version: str, options: dict, user=None, publish_next: boo
         collections=options.get("collections"),
         campaigns=options.get("campaigns"),
         policy=options.get("policy"),
+        machine_annotators=bool(options.get("machine_annotators")),
     )
     return ReleaseJob.objects.create(version=version, options=options, publish_next=publish_next, created_by=user)
 

@@ -7,10 +7,13 @@ snapshots of the same data compare equal and two releases can be diffed row by r
 
 Scores are those the release was built with (the reference scores stored on the
 compounds, or a campaign's aggregates under a filtering policy); ``ScoreInfo`` says which.
+A curator may ask for the campaigns' machine-made ratings too (``MachineRating``): they travel
+beside the scores, in a table of their own, and never enter them.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, fields
 
@@ -174,11 +177,62 @@ class ScoreInfo:
 
 
 @dataclass(frozen=True)
+class MachineRating:
+    """One answer of a machine annotator (a language model asked a campaign's questions), valid or not.
+
+    Machine-made: it never counts in a release's scores or agreement, which average annotators' ratings alone.
+    """
+
+    language: str
+    compound: str
+    campaign: str
+    level: str  # token or type
+    sentence: tuple[str, int] | None  # (kind, slot) of the rated sentence at token level; None at type level
+    annotator: str  # the machine annotator's label: model · template · sample
+    model: str
+    model_kind: str
+    model_identity: dict = field(hash=False)  # kind, name, revision or weights_sha256 … (no address, no key)
+    template: str = ""
+    template_version: int = 0
+    settings: dict = field(default_factory=dict, hash=False)  # temperature, seed, max_tokens …
+    sample: int = 1
+    valid: bool = True
+    error: str = ""  # why an invalid answer is invalid
+    head_score: int | None = None  # 0-5; None when invalid
+    modifier_score: int | None = None
+    compound_score: int | None = None
+    expected: tuple[float | None, float | None, float | None] = (None, None, None)  # head, modifier, compound
+    paraphrases: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple:
+        identity = (self.model, _canonical(self.model_identity), self.template, self.template_version)
+        where = (self.language, " ".join(self.compound.casefold().split()), self.campaign, self.sentence or ("", 0))
+        answer = (self.valid, self.error, self.head_score, self.modifier_score, self.compound_score)
+        # The answer itself breaks a tie only between two annotators nothing else tells apart.
+        return (
+            *where,
+            *identity,
+            _canonical(self.settings),
+            self.sample,
+            self.annotator,
+            repr(answer),
+            self.paraphrases,
+        )
+
+
+def _canonical(value: dict) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
 class Snapshot:
     languages: tuple[str, ...]
     compounds: tuple[ReleaseCompound, ...]
     scores: ScoreInfo
     agreement: tuple[Agreement, ...] = ()
+    # None: the release does not carry machine-made ratings (the default); a tuple, maybe empty: it does.
+    machine_ratings: tuple[MachineRating, ...] | None = None
 
     def sorted(self) -> Snapshot:
         """The canonical order: compounds by (language, key), sentences by (kind, slot), variants by key."""
@@ -206,7 +260,8 @@ class Snapshot:
             )
         )
         agreement = tuple(sorted(self.agreement, key=lambda a: (a.language, a.question, a.source)))
-        return Snapshot(tuple(sorted(self.languages)), compounds, self.scores, agreement)
+        machine = None if self.machine_ratings is None else tuple(sorted(self.machine_ratings, key=lambda m: m.key))
+        return Snapshot(tuple(sorted(self.languages)), compounds, self.scores, agreement, machine)
 
     def counts(self) -> dict:
         """Per language: compounds, by class, sentences, and variants by probe kind."""

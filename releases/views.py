@@ -10,25 +10,23 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from annotation.models import Campaign, FilterPolicy
 from core.permissions import curator_required, is_curator
 from datasets import vocabulary
-from datasets.forms import collection_choices, language_choices
 from releases import actions
 from releases.diff import diff_snapshots
 from releases.display import class_label, data_card_html, display_value, policy_words
 from releases.formats import ReleaseIntegrityError, snapshot_from_files
 from releases.formats.datapackage import score_info_from_dict, snapshot_parts
+from releases.formats.machine import machine_summary
 from releases.formats.score_sources import simulated_note, sources
-from releases.models import ZIP_NAME, Release, ReleaseError, next_version, semver_validator, version_key
+from releases.forms import ReleaseForm
+from releases.models import ZIP_NAME, Release, ReleaseError, version_key
 from releases.tasks import start_release_job
 
 # Rows of each diff table shown on the page; the JSON has them all.
@@ -60,55 +58,6 @@ def previous_versions(releases) -> dict[str, str]:
 def integrity_error(request: HttpRequest, error: ReleaseIntegrityError) -> HttpResponse:
     # 409: the request is fine, the stored release is not in the state its manifest promises.
     return render(request, "datasets/releases/integrity_error.html", {"error": error}, status=409)
-
-
-class ReleaseForm(forms.Form):
-    """What a curator chooses when creating a release; everything else is computed from the data."""
-
-    version = forms.CharField(max_length=32, validators=[semver_validator], help_text="MAJOR.MINOR.PATCH, e.g. 1.0.0.")
-    title = forms.CharField(max_length=200, required=False)
-    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    citation = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    languages = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
-    collection = forms.ChoiceField(required=False, help_text="Only the compounds of this collection.")
-    campaigns = forms.ModelMultipleChoiceField(
-        Campaign.objects.order_by("slug"),
-        to_field_name="slug",
-        required=False,
-        help_text="Scores aggregated from these campaigns' ratings; none: the reference scores stored on the compounds.",
-        widget=forms.CheckboxSelectMultiple,
-    )
-    policy = forms.ModelChoiceField(
-        FilterPolicy.objects.order_by("name"),
-        to_field_name="name",
-        required=False,
-        help_text="Which annotators' ratings to leave out (with campaigns only; empty: 'exclude flagged', "
-        "the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
-    )
-    publish = forms.BooleanField(
-        required=False, label="Publish it next (the next page says what freezes and asks you to confirm)"
-    )
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["languages"].choices = language_choices()
-        self.fields["collection"].choices = collection_choices()
-        suggested = next_version(list(Release.objects.values_list("version", flat=True)))
-        self.fields["version"].initial = suggested
-        self.fields["version"].help_text = f"MAJOR.MINOR.PATCH; the next is {suggested}."
-        self.fields["campaigns"].label_from_instance = lambda c: f"{c.slug}: {c.name} ({c.language}, {c.level} level)"
-
-    def clean_version(self) -> str:
-        version = self.cleaned_data["version"].strip()
-        if Release.objects.filter(version=version).exists():
-            raise ValidationError(f"Release {version} already exists, and releases never change: choose a new version.")
-        return version
-
-    def clean(self) -> dict:
-        data = super().clean()
-        if data.get("policy") and not data.get("campaigns"):
-            self.add_error("policy", "A filtering policy applies to campaign ratings: choose campaigns too.")
-        return data
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -144,6 +93,7 @@ def create_release_view(request: HttpRequest) -> HttpResponse:
         "title": data["title"],
         "description": data["description"],
         "citation": data["citation"],
+        "machine_annotators": data["machine_annotators"],
     }
     try:
         job = start_release_job(data["version"], options, user=request.user, publish_next=data["publish"])
@@ -185,6 +135,7 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "scores": release.scores,
             "sources": sources(score_info),
             "simulated": simulated_note(score_info),
+            "machine": machine_summary(files),
             "agreement": [asdict(row) for row in snapshot_parts(files)[2]],  # datapackage.json alone: no table parsed
             "others": others,
             "can_publish": is_curator(request.user) and not release.is_published,
@@ -281,7 +232,7 @@ def publish_confirmation(request: HttpRequest, release: Release) -> HttpResponse
     if release.is_published:
         return redirect("release", version=release.version)
     try:
-        actions.release_files(release)  # a draft whose files were tampered with is never offered for publishing
+        files = actions.release_files(release)  # a draft whose files were tampered with is never offered for publishing
     except ReleaseIntegrityError as error:
         return integrity_error(request, error)
     info = score_info_from_dict(release.scores or {})
@@ -290,6 +241,7 @@ def publish_confirmation(request: HttpRequest, release: Release) -> HttpResponse
         "file_count": release.files.exclude(path=ZIP_NAME).count(),
         "sources": sources(info),
         "simulated": simulated_note(info),
+        "machine": machine_summary(files),
     }
     return render(request, "datasets/releases/confirm_publish.html", context)
 

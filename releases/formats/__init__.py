@@ -7,6 +7,8 @@ Layout of a release folder (and of its zip):
     human_compositionality_scores.csv                   the human scores, like the public table
     tidy/pairs.jsonl, tidy/pairs.parquet                one row per minimal pair
     tidy/compounds.jsonl                                one row per compound: scores, sentences, paraphrases
+    tidy/machine_ratings.jsonl, .parquet                only when a curator opts in: models' answers, labelled
+                                                        machine, never part of the scores (machine.py)
     README.md                                           the data card
     datapackage.json                                    Frictionless descriptor of every file and column
     manifest.json                                       every file above with its sha256 and size
@@ -30,14 +32,16 @@ Public API (implemented in the sibling modules):
   every file against manifest.json; raise ``ReleaseIntegrityError`` naming the file.
 - ``read_release(path) -> tuple[Snapshot, ReleaseMeta]`` (a folder or a zip): verify, then
   rebuild the snapshot from tidy/compounds.jsonl and tidy/pairs.jsonl (languages, score
-  information and agreement from datapackage.json). In two steps: ``release_files(path) ->
-  dict[str, bytes]`` (verified) and ``snapshot_from_files(files)``.
+  information and agreement from datapackage.json; machine-made ratings from their table, when
+  there). In two steps: ``release_files(path) -> dict[str, bytes]`` (verified) and
+  ``snapshot_from_files(files)``.
 - ``snapshot_from_records(result: ParseResult, scores: ScoreInfo | None = None) -> Snapshot``:
   a snapshot of what an importer parsed (used to compare the public NCIMP files with our export).
 
 Formats in detail: ncimp_writer.py (NCIMP cells and tags), tidy.py (JSON Lines, Parquet),
-scores.py (the human scores table), card.py (README and its list of normalisations),
-datapackage.py, manifest.py (checksums, zip, verification).
+machine.py (the machine-made ratings' table, its summary and the card's section), scores.py (the
+human scores table), card.py (README and its list of normalisations), datapackage.py,
+manifest.py (checksums, zip, verification).
 """
 
 from releases.formats.files import DATA_FILE_SUFFIXES, build_files, is_data_file

@@ -6,6 +6,7 @@ from datasets import vocabulary
 from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import tidy
 from releases.formats.datapackage import describe_file
+from releases.formats.machine import MACHINE_NOTE, card_section
 from releases.formats.meta import DATAPACKAGE, ReleaseMeta
 from releases.formats.score_sources import simulated_note, sources
 from releases.snapshot import Snapshot
@@ -130,9 +131,13 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     lines = [f"# {meta.title}{simulated}", "", f"Version {meta.version}{created}{code}.", ""]
     if note := simulated_note(snapshot.scores):
         lines += [note, ""]
+    if snapshot.machine_ratings is not None:
+        lines += [MACHINE_NOTE, ""]
     if meta.description:
         lines += [meta.description, ""]
     lines += _counts(snapshot) + [""] + _agreement(snapshot) + [""] + _scores(snapshot) + [""]
+    if machine := card_section(snapshot):
+        lines += [*machine, ""]
     lines += ["## Files", ""]
     listed = sorted({*paths, README, DATAPACKAGE})
     lines += [f"- `{p}`: {describe_file(p)}" for p in listed if p not in (README, DATAPACKAGE)]

@@ -2,8 +2,10 @@
 
 Besides the standard properties it records what the data files cannot: the release's
 languages, where its scores come from (``scores``) and the agreement between annotators
-(``agreement``), so that ``read_release`` rebuilds the whole snapshot. Keys are written in
-a fixed order, resources sorted by path, indented by two spaces.
+(``agreement``), so that ``read_release`` rebuilds the whole snapshot. A release that carries
+machine-made ratings says so in ``machine_ratings`` (their models, templates, settings and counts);
+one without them has no such key. Keys are written in a fixed order, resources sorted by path,
+indented by two spaces.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from datasets import vocabulary
 from datasets.formats import ncimp_columns as nc
 from datasets.formats.ncimp import column_spec
 from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
-from releases.formats import tidy
+from releases.formats import machine, tidy
 from releases.formats.meta import DATAPACKAGE, ReleaseMeta
 from releases.formats.score_sources import language_sentence
 from releases.snapshot import Agreement, CampaignSource, LanguageSource, ScoreInfo, Snapshot
@@ -63,11 +65,11 @@ def ncimp_fields(columns: tuple[str, ...]) -> list[dict]:
     return [{"name": name, "type": "string", "description": described[name]} for name in columns]
 
 
-def _pair_fields() -> list[dict]:
+def _arrow_fields(schema, descriptions: dict[str, str]) -> list[dict]:
     out = []
-    for field in tidy.pair_schema():
+    for field in schema:
         kind = "array" if str(field.type).startswith("list") else _ARROW_TYPES[str(field.type)]
-        out.append({"name": field.name, "type": kind, "description": tidy.PAIR_FIELDS[field.name]})
+        out.append({"name": field.name, "type": kind, "description": descriptions[field.name]})
     return out
 
 
@@ -91,7 +93,9 @@ def _schema(path: str) -> dict | None:
     if path == SCORES_FILE:
         fields = [{"name": n, "type": t, "description": d} for n, (t, d) in SCORES_COLUMNS.items()]
     elif path in (tidy.PAIRS_JSONL, tidy.PAIRS_PARQUET):
-        fields = _pair_fields()
+        fields = _arrow_fields(tidy.pair_schema(), tidy.PAIR_FIELDS)
+    elif path in (machine.MACHINE_JSONL, machine.MACHINE_PARQUET):
+        fields = _arrow_fields(machine.machine_schema(), machine.MACHINE_FIELDS)
     elif path == tidy.COMPOUNDS_JSONL:
         fields = [
             {"name": n, "type": _COMPOUND_TYPES.get(n, "string"), "description": d}
@@ -123,6 +127,11 @@ def describe_file(path: str) -> str:
         return "The same rows as tidy/pairs.jsonl, in Parquet."
     if path == tidy.COMPOUNDS_JSONL:
         return "One row per compound: scores, frequencies, sentences and paraphrases (JSON Lines)."
+    if path == machine.MACHINE_JSONL:
+        return "MACHINE-MADE ratings: one row per answer of a language model, labelled annotator_origin machine "
+        "with its model, template and settings; never part of the scores (JSON Lines)."
+    if path == machine.MACHINE_PARQUET:
+        return f"The same machine-made rows as {machine.MACHINE_JSONL}, in Parquet."
     if path == "README.md":
         return "The data card."
     if path.endswith(nc.NEUTRAL_FILE):
@@ -250,6 +259,7 @@ def build_datapackage(files: dict[str, bytes], snapshot: Snapshot, meta: Release
         "languages": list(snapshot.languages),
         "scores": score_info_dict(snapshot.scores),
         "agreement": [agreement_dict(a) for a in snapshot.agreement],
+        **({"machine_ratings": found} if (found := machine.machine_package(snapshot)) is not None else {}),
         "resources": [
             resource(path, data) for path, data in sorted(files.items()) if path not in (DATAPACKAGE, "manifest.json")
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from releases.formats.card import README, build_readme
 from releases.formats.datapackage import build_datapackage
+from releases.formats.machine import machine_files
 from releases.formats.meta import DATAPACKAGE, ReleaseMeta
 from releases.formats.ncimp_writer import ncimp_files
 from releases.formats.scores import scores_file
@@ -21,7 +22,7 @@ def is_data_file(path: str) -> bool:
 def build_files(snapshot: Snapshot, meta: ReleaseMeta) -> dict[str, bytes]:
     """Every file of the release but manifest.json: path → bytes."""
     snapshot = snapshot.sorted()
-    files = {**ncimp_files(snapshot), **scores_file(snapshot), **tidy_files(snapshot)}
+    files = {**ncimp_files(snapshot), **scores_file(snapshot), **tidy_files(snapshot), **machine_files(snapshot)}
     files[README] = build_readme(list(files), snapshot, meta)
     files[DATAPACKAGE] = build_datapackage(files, snapshot, meta)
     return dict(sorted(files.items()))

@@ -6,6 +6,7 @@ import zipfile
 from pathlib import Path
 
 from releases.formats.datapackage import snapshot_parts
+from releases.formats.machine import MACHINE_JSONL, machine_ratings_from_jsonl
 from releases.formats.manifest import (
     DEFAULT_LIMITS,
     ReadLimits,
@@ -37,13 +38,18 @@ SNAPSHOT_FILES = (COMPOUNDS_JSONL, PAIRS_JSONL, DATAPACKAGE)
 
 
 def snapshot_from_files(files: dict[str, bytes]) -> tuple[Snapshot, ReleaseMeta]:
-    """The snapshot and metadata of already verified release files (``SNAPSHOT_FILES`` at least)."""
+    """The snapshot and metadata of already verified release files (``SNAPSHOT_FILES`` at least).
+
+    The machine-made ratings are read when their table is among ``files`` (a release that opted in);
+    without it the snapshot has none (``machine_ratings`` None), as a release that did not opt in.
+    """
     missing = [p for p in SNAPSHOT_FILES if p not in files]
     if missing:
         raise ValueError(f"not a release: {', '.join(missing)} missing")
     compounds = compounds_from_tidy(files[COMPOUNDS_JSONL], files[PAIRS_JSONL])
     languages, scores, agreement = snapshot_parts(files)
-    return Snapshot(languages, compounds, scores, agreement).sorted(), meta_from_datapackage(files)
+    machine = machine_ratings_from_jsonl(files[MACHINE_JSONL]) if MACHINE_JSONL in files else None
+    return Snapshot(languages, compounds, scores, agreement, machine).sorted(), meta_from_datapackage(files)
 
 
 def read_release(path: Path | str) -> tuple[Snapshot, ReleaseMeta]:

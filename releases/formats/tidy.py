@@ -175,11 +175,12 @@ def jsonl_bytes(rows: list[dict]) -> bytes:
     return "".join(dumps(row) + "\n" for row in rows).encode("utf-8")
 
 
-def parquet_bytes(rows: list[dict]) -> bytes:
+def parquet_bytes(rows: list[dict], schema=None) -> bytes:
+    """``rows`` in Parquet under ``schema`` (default: ``pair_schema()``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pylist(rows, schema=pair_schema())
+    table = pa.Table.from_pylist(rows, schema=schema if schema is not None else pair_schema())
     buffer = io.BytesIO()
     pq.write_table(
         table,
@@ -251,7 +252,8 @@ def _tuple_span(value) -> tuple[int, int] | None:
     return None if value is None else (int(value[0]), int(value[1]))
 
 
-def _lines(data: bytes, path: str):
+def json_lines(data: bytes, path: str):
+    """(line number, object) of each non-empty line of a JSON Lines file; ValueError naming a line that is not JSON."""
     # orjson: a full release is tens of thousands of lines, read each time a worker loads it (a third
     # of the json module's time); it reads what ``dumps`` writes (no NaN: allow_nan=False).
     for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
@@ -265,7 +267,7 @@ def _lines(data: bytes, path: str):
 def compounds_from_tidy(compounds_jsonl: bytes, pairs_jsonl: bytes) -> tuple[ReleaseCompound, ...]:
     """The compounds, with their sentences' variants, that ``tidy_files`` wrote."""
     variants: dict[tuple, list[ReleaseVariant]] = {}
-    for number, row in _lines(pairs_jsonl, PAIRS_JSONL):
+    for number, row in json_lines(pairs_jsonl, PAIRS_JSONL):
         try:
             key = (row["language"], row["compound"], parse_sentence_id(row["sentence_id"]))
             variants.setdefault(key, []).append(
@@ -281,7 +283,7 @@ def compounds_from_tidy(compounds_jsonl: bytes, pairs_jsonl: bytes) -> tuple[Rel
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{PAIRS_JSONL}:{number}: {exc!r}") from None
     compounds = []
-    for number, row in _lines(compounds_jsonl, COMPOUNDS_JSONL):
+    for number, row in json_lines(compounds_jsonl, COMPOUNDS_JSONL):
         try:
             sentences = tuple(
                 ReleaseSentence(

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from releases.actions import create_release
+from releases.formats.machine import MACHINE_JSONL
 from releases.models import Release, ReleaseError
 
 
@@ -35,6 +36,12 @@ class Command(BaseCommand):
             help="Filter policy applied to the campaigns' annotators (by name; default: 'exclude flagged', "
             "which leaves out the workers the campaigns' quality thresholds flag; 'none' keeps everyone).",
         )
+        parser.add_argument(
+            "--machine-annotators",
+            action="store_true",
+            help="Carry the campaigns' machine-made ratings (language models' answers) too, in a table of their own "
+            "labelled machine; they never enter the scores. Needs --campaigns.",
+        )
         parser.add_argument("--title", default="", help="One line shown on the release's page and card.")
         parser.add_argument("--description", default="", help="What the release holds, for its page and card.")
         parser.add_argument("--citation", default="", help="How to cite the release (shown on its card).")
@@ -57,6 +64,8 @@ class Command(BaseCommand):
             return
         if options["policy"] and not options["campaigns"]:
             raise CommandError("--policy filters campaign annotators: give --campaigns too")
+        if options["machine_annotators"] and not options["campaigns"]:
+            raise CommandError("--machine-annotators carries the answers to campaigns: give --campaigns too")
         try:
             release = create_release(
                 options["release_version"],
@@ -70,6 +79,7 @@ class Command(BaseCommand):
                 description=options["description"],
                 citation=options["citation"],
                 licence=options["licence"],
+                machine_annotators=options["machine_annotators"],
             )
         except ReleaseError as exc:
             raise CommandError(str(exc)) from None
@@ -82,6 +92,8 @@ def summary_lines(release: Release) -> list[str]:
         f"  scores: {release.scores.get('source')}"
         + (f" from {', '.join(release.scores.get('campaigns', []))}" if release.scores.get("campaigns") else ""),
     ]
+    if any(f["path"] == MACHINE_JSONL for f in release.manifest.get("files", [])):
+        lines.append(f"  machine-made ratings (kept apart from the scores): {MACHINE_JSONL}")
     for language, counts in sorted(release.counts.items()):
         classes = ", ".join(f"{name} {n}" for name, n in sorted(counts["classes"].items()))
         variants = sum(counts["variants"].values())

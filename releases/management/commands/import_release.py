@@ -34,7 +34,14 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         if options["json"]:
             data = {"version": imported.version, "collection": imported.collection, **imported.summary.as_dict()}
+            if imported.machine_ratings_left_out is not None:
+                data["machine_ratings_left_out"] = imported.machine_ratings_left_out
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
             return
         self.stdout.write(f"release {imported.version} → collection {imported.collection}")
         self.stdout.write("\n".join(imported.summary.lines()))
+        if imported.machine_ratings_left_out is not None:
+            self.stdout.write(
+                f"machine-made ratings: {imported.machine_ratings_left_out} left out (answers to the campaigns of "
+                "the workbench that made the release; they are not imported)"
+            )
