@@ -203,7 +203,10 @@ def _cache_get(key: str) -> dict | None:
 
 def _cache_put(model_name: str):
     def put(key: str, response: dict) -> None:
-        CachedResponse.objects.get_or_create(key=key, defaults={"model_name": model_name, "response": response})
+        # One INSERT; a row another worker wrote first for the same request stays (it is the same answer).
+        CachedResponse.objects.bulk_create(
+            [CachedResponse(key=key, model_name=model_name, response=response)], ignore_conflicts=True
+        )
 
     return put
 

@@ -50,6 +50,13 @@ def test_a_local_model_answers_every_item_per_sample_and_the_people_see_no_diffe
     section = campaign_report(demo_campaign, save_run=False)["machine_annotators"]
     assert [m["answers"]["answered"] for m in section] == [regular, regular]
     assert all(m["origin"] == "machine" and m["comparison"]["items_compared"] == regular for m in section)
+    entropies = [
+        d[q]["entropy"]
+        for d in MachineAnswer.objects.filter(annotator__sample=1).values_list("distributions", flat=True)
+        for q in ("head", "modifier", "compound")
+    ]
+    assert section[0]["answers"]["distributions"] == regular
+    assert section[0]["answers"]["mean_entropy_bits"] == pytest.approx(sum(entropies) / len(entropies), abs=1e-4)
     machine_rows = list(exports.machine_answer_rows(demo_campaign))
     assert len(machine_rows) == 2 * regular and {r["annotator_origin"] for r in machine_rows} == {"machine"}
     assert {r["annotator_origin"] for r in before["ratings"]} == {"simulated"}
