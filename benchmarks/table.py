@@ -162,6 +162,54 @@ FIGURES += [
     Figure("scale", "export_10x_s", "release export, 10× release", "s"),
     Figure("scale", "release_scaled.create_s", "release build (`create_release`), 10× release", "s"),
 ]
+# Machine annotators (issue 31): the default run of benchmarks/machine_annotators.py.
+MACHINE = "100 items at concurrency 8; report of 10,000 human and 10,000 machine ratings"
+FIGURES += [
+    Figure(
+        "machine_annotators",
+        "platform_cpu_ms_per_item",
+        "machine annotators: platform CPU per item beyond a bare client (warm job, 8 in flight)",
+        "ms",
+        ("<=", 5),
+        scope=MACHINE,
+    ),
+    Figure(
+        "machine_annotators",
+        "answering.command_platform_cpu_ms_per_item",
+        "machine annotators: the same in a fresh `annotate_with_model --inline` (start-up included)",
+        "ms",
+        scope=MACHINE,
+    ),
+    Figure(
+        "machine_annotators",
+        "items_per_s_ratio",
+        "machine annotators: items/s of the job over the bare client's",
+        "",
+        scope=MACHINE,
+    ),
+    Figure(
+        "machine_annotators",
+        "answering.cached.items_per_s",
+        "machine annotators: items/s with every answer in the response cache",
+        "/s",
+        scope=MACHINE,
+    ),
+    Figure(
+        "machine_annotators",
+        "report_with_machine_s",
+        "campaign report, 10,000 human + 10,000 machine ratings",
+        "s",
+        ("<", 2.0),
+        scope=MACHINE,
+    ),
+    Figure(
+        "machine_annotators",
+        "report.baseline_s",
+        "campaign report, the same 10,000 human ratings alone",
+        "s",
+        scope=MACHINE,
+    ),
+]
 
 
 def read_lines(texts: Iterable[tuple[str, str]]) -> list[dict]:
