@@ -6,6 +6,7 @@ import pytest
 
 from annotation.curate import exports
 from annotation.models import Annotator, Item, MachineAnnotator, MachineAnswer, Rating
+from annotation.payments.decisions import decisions
 from annotation.reports.build import campaign_report
 from annotators.actions import AnnotatorError, create_job, resume_job_shards, run_inline
 from annotators.local import LocalAnnotator
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def human_view(campaign) -> dict:
     """Everything the people's side of a campaign shows: the report less its machine section and time, the
-    items' quotas, the annotators' states and the ratings export."""
+    items' quotas, the annotators' states and codes, the ratings export and the payment decisions."""
     report = campaign_report(campaign, save_run=False)
     report.pop("machine_annotators"), report.pop("computed_at")
     return {
@@ -26,6 +27,7 @@ def human_view(campaign) -> dict:
             Annotator.objects.filter(campaign=campaign).values_list("pk", "status", "completed_at", "training_passed")
         ),  # fmt: skip
         "ratings": list(exports.rating_rows(campaign)),
+        "payments": [repr(decision) for decision in decisions(campaign)],
     }
 
 
