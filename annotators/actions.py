@@ -26,6 +26,7 @@ from annotators.asking import Outcome, ask_item
 from annotators.chat import ChatAnnotator
 from annotators.local import LocalAnnotator
 from annotators.models import AnnotationJob, AnnotationShard, CachedResponse
+from annotators.shared_limits import CacheCounter
 from core.models import JobStatus
 from core.shards import JobDone, claim_or_fail, complete_shard, finish_job, heartbeat, release_shard, resume_job
 from probing.embedding.network import RefusedRequest
@@ -46,8 +47,8 @@ class AnnotatorError(ValueError):
         self.field = field
 
 
-# What this process opened, by the model's registration: a local model is loaded once per worker, and a
-# chat endpoint keeps one rate limiter per worker process across shards and jobs.
+# What this process opened, by the model's registration: a local model is loaded once per worker (a chat
+# endpoint's rate limits count in the shared cache: annotators.shared_limits).
 _opened: dict[str, object] = {}
 
 
@@ -85,7 +86,9 @@ def check_answers(model: EmbeddingModel) -> None:
 def _open(model: EmbeddingModel, rules):
     check_answers(model)
     if model.kind == EmbeddingModel.Kind.OPENAI_CHAT:
-        return ChatAnnotator(model.source, dict(model.options or {}), rules=rules.api)
+        options = dict(model.options or {})
+        endpoint = f"{options.get('base_url')} {options.get('model') or model.source}"
+        return ChatAnnotator(model.source, options, rules=rules.api, counter=CacheCounter(endpoint))
     return LocalAnnotator(model.load_language_model())
 
 

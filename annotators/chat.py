@@ -5,7 +5,8 @@ endpoint (``probing.embedding.network.Endpoint``: the administrator's hosts and 
 no redirects, no proxy variables, retries with backoff on 429, 5xx and dropped connections), with
 the answer's JSON schema as ``response_format`` when ``structured`` and the digits'
 log-probabilities when ``logprobs``. Options: model, base_url, api_key_env, max_retries,
-backoff_seconds, timeout, requests_per_minute, tokens_per_minute (``limits.RateLimiter``).
+backoff_seconds, timeout, requests_per_minute, tokens_per_minute (``limits.RateLimiter``, counted in
+``counter``: every worker's, when the caller gives a shared one).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from annotators.answers import ANSWER_SCHEMA, digit_positions
-from annotators.limits import RateLimiter
+from annotators.limits import Counter, RateLimiter
 from probing.embedding.network import ApiRules, Endpoint
 
 KIND = "openai_chat"
@@ -48,13 +49,19 @@ class ChatAnnotator(Endpoint):
     kind = KIND
 
     def __init__(
-        self, source: str, options: dict, rules: ApiRules | None = None, sleep: Callable[[float], None] = time.sleep
+        self,
+        source: str,
+        options: dict,
+        rules: ApiRules | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        counter: Counter | None = None,
     ) -> None:
         if not options.get("base_url"):
             raise ValueError("an openai_chat model needs options['base_url'], the server's /v1 address")
         super().__init__(str(options["base_url"]), options, rules, sleep)
         self.model = options.get("model") or source
-        self.limiter = RateLimiter(options.get("requests_per_minute"), options.get("tokens_per_minute"))
+        rpm, tpm = options.get("requests_per_minute"), options.get("tokens_per_minute")
+        self.limiter = RateLimiter(rpm, tpm, counter=counter)
 
     def identity(self) -> dict:
         return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}

@@ -4,6 +4,7 @@ import pytest
 
 from annotators.config import DEFAULTS, resolve, sample_seed
 from annotators.limits import RateLimiter
+from annotators.shared_limits import CacheCounter
 
 
 def test_settings_resolve_over_the_defaults_and_refuse_what_is_wrong_naming_it():
@@ -64,3 +65,28 @@ def test_no_limits_never_wait():
     for _ in range(1000):
         limiter.acquire(10_000)
     assert clock.slept == []
+
+
+def test_a_request_larger_than_the_token_limit_goes_through_in_an_empty_window():
+    clock = Clock()
+    limiter = RateLimiter(tokens_per_minute=100, clock=clock, sleep=clock.sleep)
+    limiter.acquire(500)
+    assert clock.slept == []
+    limiter.acquire(10)  # the window is over its limit: the next minute
+    assert clock.now == pytest.approx(60.0)
+
+
+@pytest.mark.django_db
+def test_workers_reaching_one_endpoint_share_its_limits_through_the_cache():
+    from django.core.cache import caches
+
+    caches["default"].clear()
+    clock = Clock()
+    one, two = (RateLimiter(3, counter=CacheCounter("http://h/v1 m"), clock=clock, sleep=clock.sleep) for _ in range(2))
+    other = RateLimiter(3, counter=CacheCounter("http://h/v1 another-model"), clock=clock, sleep=clock.sleep)
+    one.acquire(), two.acquire(), one.acquire()
+    for _ in range(3):
+        other.acquire()  # another endpoint counts apart
+    assert clock.slept == []
+    two.acquire()  # the endpoint's fourth request this minute, from the other worker: the next window
+    assert clock.slept == [pytest.approx(60.0)]
