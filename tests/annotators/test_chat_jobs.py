@@ -121,3 +121,16 @@ def test_a_key_variable_the_administrator_did_not_allow_is_never_read(demo_campa
     job = run_inline(create_job(demo_campaign, model))
     assert job.status == AnnotationJob.Status.FAILED and "DATABASE_URL" in job.error
     assert not server.requests
+
+
+def test_a_server_that_does_not_answer_in_time_is_asked_again_then_the_job_fails_saying_so(
+    demo_campaign, chat_server, chat_model
+):
+    server = chat_server(delay=1.0)
+    model = chat_model(server, timeout=0.2, max_retries=1)
+    job = create_job(demo_campaign, model, settings={"concurrency": 1}, shard_size=1)
+    job.shards.exclude(index=0).delete()
+    job = run_inline(job)
+    assert job.status == AnnotationJob.Status.FAILED and "timed out" in job.error.lower(), job.error
+    assert len(server.requests) == 2 and not MachineAnswer.objects.exists()
+    assert job.shards.get(index=0).status == "pending"  # given back: a resume asks it again
