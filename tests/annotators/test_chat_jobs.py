@@ -134,3 +134,34 @@ def test_a_server_that_does_not_answer_in_time_is_asked_again_then_the_job_fails
     assert job.status == AnnotationJob.Status.FAILED and "timed out" in job.error.lower(), job.error
     assert len(server.requests) == 2 and not MachineAnswer.objects.exists()
     assert job.shards.get(index=0).status == "pending"  # given back: a resume asks it again
+
+
+def test_a_redirect_is_never_followed_and_proxy_variables_are_ignored(
+    demo_campaign, chat_server, chat_model, monkeypatch
+):
+    import threading
+
+    from tests.security.test_model_requests import Listener
+
+    server = chat_server()
+    redirector, proxy = Listener(redirect_to=server.base_url), Listener()
+    for listener in (redirector, proxy):
+        threading.Thread(target=listener.serve_forever, daemon=True).start()
+    try:
+        model = chat_model(server, name="redirected", base_url=redirector.url, max_retries=0)
+        job = create_job(demo_campaign, model, settings={"concurrency": 1}, shard_size=1)
+        job.shards.exclude(index=0).delete()
+        job = run_inline(job)
+        assert job.status == AnnotationJob.Status.FAILED and "307" in job.error, job.error
+        assert len(redirector.requests) == 1 and not server.requests  # the allowed host's redirect went nowhere
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, proxy.url.removesuffix("/v1"))
+        direct = create_job(demo_campaign, chat_model(server, name="direct"), settings={"concurrency": 1}, shard_size=1)
+        direct.shards.exclude(index=0).delete()
+        direct = run_inline(direct)
+        assert direct.status == AnnotationJob.Status.DONE, direct.error
+        assert server.requests and not proxy.requests  # straight to the allowed host, never through a proxy
+    finally:
+        for listener in (redirector, proxy):
+            listener.shutdown()
+            listener.server_close()
