@@ -23,7 +23,8 @@ MARK_OPEN, MARK_CLOSE = "[[", "]]"
 
 @dataclass(frozen=True)
 class Template:
-    """The words of one prompt template; ``{placeholders}`` are filled per item."""
+    """The words of one prompt template; the ``str.format`` fields in them (``{nc}``, ``{sentence}`` …) are
+    filled per item."""
 
     name: str
     version: int

@@ -87,6 +87,7 @@ def machine_comparison(
         ),
         "paraphrases": paraphrase_overlap(human_paraphrases, machine_paraphrases),
         "by_class": _by_class(pairs, classes),
+        "points": _points(pairs["compound"]),
     }
 
 
@@ -147,15 +148,12 @@ def _per_compound(pairs: pd.DataFrame) -> pd.DataFrame:
     return pairs.groupby("compound", sort=True)[[MACHINE, "human"]].mean()
 
 
-def compound_points(humans: pd.DataFrame, machine: pd.DataFrame, question: str = "compound_score") -> list[dict]:
-    """Per compound both rated: the humans' and the model's eq. 1 means of ``question`` (what a scatter draws)."""
-    _check_machine(machine)
-    if humans.empty or machine.empty:
-        return []
-    compounds = _per_compound(_pairs(_item_means(humans), machine, question))
+def _points(pairs: pd.DataFrame) -> list[dict]:
+    """Per compound both rated: the humans' and the model's eq. 1 means of the compound score (what a scatter draws)."""
+    compounds = _per_compound(pairs)
     return [
-        {"compound": compound, "human": float(row["human"]), "machine": float(row[MACHINE])}
-        for compound, row in compounds.iterrows()
+        {"compound": compound, "human": float(human), "machine": float(model)}
+        for compound, model, human in zip(compounds.index, compounds[MACHINE], compounds["human"], strict=True)
     ]
 
 

@@ -17,7 +17,7 @@ from django.db.models import Avg, Count, FloatField, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from annotation.analysis.machine import compound_points, machine_comparison
+from annotation.analysis.machine import machine_comparison
 from annotation.models import Campaign, Item, MachineAnnotator, MachineAnswer, SuggestedParaphrase
 from datasets.models import Compound
 
@@ -170,8 +170,7 @@ def machine_section(campaign: Campaign, kept_ratings: pd.DataFrame, compounds: d
                         "class": classes.get(point["compound"]),
                         "text": compounds.get(point["compound"], {}).get("text"),
                     }
-                    for point in compound_points(kept_ratings, frame)
-                    if not kept_ratings.empty
+                    for point in (comparison or {}).get("points", [])
                 ],
             }
         )
