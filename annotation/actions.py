@@ -17,9 +17,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from annotation.allocation_actions import budget_allows, refresh_interval
 from annotation.models import Annotator, Assignment, Campaign, Item, Rating, Skip, SuggestedParaphrase
 from annotation.protocol import Answers
-from annotation.reads import FREE_ITEM, LOCKED_ASSIGNMENT, items_shown, with_item_shown
+from annotation.reads import LOCKED_ASSIGNMENT, free_item, items_shown, with_item_shown
 
 CLAIM_ATTEMPTS = 5
 NOT_YOURS = "This item is not assigned to you."
@@ -103,10 +104,12 @@ def current_assignment(annotator: Annotator, now: datetime | None = None) -> Ass
 def claim_next_item(
     annotator: Annotator, now: datetime | None = None, limit: int | None = None, per_worker_cap: bool = True
 ) -> Assignment | None:
-    """The annotator's current item, or a new one: least-taken first, seeded tie-break.
+    """The annotator's current item, or a new one: least-taken first (fixed allocation) or as the adaptive
+    allocation ranks them (``reads.ADAPTIVE_FREE_ITEM``), seeded tie-break.
 
-    None when the annotator reached the campaign's maximum or no item is free (every item has
-    N ratings or live reservations; or ``limit`` < N, which simulations use to leave room for people).
+    None when the annotator reached the campaign's maximum, the campaign's budget is spent, or no item
+    is free (every item has N ratings or live reservations, or is settled by the adaptive rule; or
+    ``limit`` < N, which simulations use to leave room for people).
     """
     now = now or timezone.now()
     release_expired(annotator.campaign, now)
@@ -132,12 +135,16 @@ def claim_new_item(
     for _ in range(CLAIM_ATTEMPTS):
         try:
             with transaction.atomic():
-                # Least taken first, in the campaign's seeded order; items other requests hold locked are passed over.
-                item = FREE_ITEM.first(campaign.pk, cap, annotator.pk)
+                # In the allocation's order; items other requests hold locked are passed over.
+                item = free_item(campaign, cap, annotator.pk)
                 if item is None:
                     return None
                 if not Item.objects.filter(pk=item.pk, taken__lt=cap).update(taken=F("taken") + 1):
                     continue
+                if not budget_allows(campaign, more=0):
+                    # Counted with this claim: over the budget, nothing is handed out (and the claim undone).
+                    transaction.set_rollback(True)
+                    return None
                 expires = now + timedelta(minutes=campaign.reservation_minutes)
                 return Assignment.objects.create(item=item, annotator=annotator, expires_at=expires)
         except IntegrityError:
@@ -203,6 +210,9 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
                 taken=F("taken") + 1
             ):
                 return Submission(None, errors={"token": "This item timed out and was given to someone else."})
+            if not budget_allows(annotator.campaign, more=0):
+                transaction.set_rollback(True)
+                return Submission(None, errors={"token": "This item timed out and the study's budget is spent."})
         rating = Rating.objects.create(
             assignment=assignment,
             item=item,
@@ -219,6 +229,8 @@ def submit_rating(annotator: Annotator, token: str, answers: Answers, now: datet
             )
         assignment.status, assignment.submitted_at = Assignment.Status.SUBMITTED, now
         assignment.save(update_fields=["status", "submitted_at"])
+        if annotator.campaign.adaptive and item.role == Item.Role.REGULAR:
+            refresh_interval(annotator.campaign, item.pk)
     return Submission(rating)
 
 

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from annotation.curate import exports
+from annotation.curate.campaign_forms import allocation_problems
 from annotation.curate.dashboard import campaigns_with_counts
 from annotation.models import (
     CAMPAIGN_SETTINGS,
@@ -96,6 +97,8 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict) -> dict:
         confirmed = attrs.pop("confirm_low_minimum", False)
+        if problems := allocation_problems(attrs):
+            raise serializers.ValidationError(problems)
         if problem := low_code_minimum(attrs.get("min_items_for_code"), confirmed, LOW_CODE_MINIMUM):
             raise serializers.ValidationError({"min_items_for_code": problem})
         if not Compound.objects.filter(collection=attrs["collection"], language=attrs["language"]).exists():

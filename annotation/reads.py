@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import QuerySet
+from django.db.models import Case, F, FloatField, QuerySet, Value, When
+from django.db.models.functions import Cast, Sqrt
 
 from annotation.models import Annotator, Assignment, Item
 from core.prepared import Prepared
@@ -71,6 +72,42 @@ FREE_ITEM = Prepared(
     ),
     (int, int, int),
 )
+
+# The adaptive allocation's next item (``annotation.allocation``): first every item below the minimum,
+# fewest taken first; then the open item with the widest interval. An item with ratings still pending
+# is ranked by the width it is expected to have once they arrive (the posterior's spread shrinks as
+# 1/sqrt(ratings + prior)), so a hundred workers arriving at once do not all get the same wide item.
+# Ties by fewest taken, then the seeded order.
+BELOW_MINIMUM = 1000.0
+_EXPECTED_WIDTH = F("interval_width") * Sqrt(
+    (Cast("rating_count", FloatField()) + Value(1.0)) / (Cast("taken", FloatField()) + Value(1.0))
+)
+ADAPTIVE_FREE_ITEM = Prepared(
+    lambda campaign, cap, n_min, annotator: (
+        items_shown(Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR, settled=False, taken__lt=cap))
+        .exclude(assignments__annotator=annotator)
+        .order_by(
+            # One expression, so that n_min is one parameter of the prepared SQL: below the minimum an item's
+            # key is BELOW_MINIMUM less its count (above any width of the 0-5 scale), else its expected width.
+            Case(
+                When(taken__lt=n_min, then=Value(BELOW_MINIMUM) - Cast("taken", FloatField())),
+                default=_EXPECTED_WIDTH,
+                output_field=FloatField(),
+            ).desc(nulls_last=True),
+            "taken",
+            "order_key",
+        )
+        .select_for_update(skip_locked=True, of=("self",))[:1]
+    ),
+    (int, int, int, int),
+)
+
+
+def free_item(campaign, cap: int, annotator_id: int) -> Item | None:
+    """The next free regular item for an annotator, locked, under the campaign's allocation (None: none is free)."""
+    if campaign.adaptive:
+        return ADAPTIVE_FREE_ITEM.first(campaign.pk, cap, min(campaign.min_ratings_per_item, cap), annotator_id)
+    return FREE_ITEM.first(campaign.pk, cap, annotator_id)
 
 
 def item_sentences(item: Item) -> list:

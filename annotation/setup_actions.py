@@ -11,6 +11,7 @@ import random
 from django.db import transaction
 from django.db.models import F
 
+from annotation.allocation_actions import refresh_intervals
 from annotation.curate.study_setup import item_compound_texts, item_targets
 from annotation.examples import gives_away
 from annotation.models import Campaign, FilterPolicy, Item, QualityPolicy, WorkedExample
@@ -116,8 +117,14 @@ def remove_worked_example(example: WorkedExample) -> None:
 
 
 def save_campaign(campaign: Campaign) -> Campaign:
-    """A campaign's edited settings (the form checked them; the fields that fix its items are not editable)."""
-    campaign.save()
+    """A campaign's edited settings (the form checked them; the fields that fix its items are not editable).
+
+    The items' intervals and the adaptive rule's decisions are made afresh: the policy or its precision
+    may have changed (a settled item opens again when the precision asked for is now finer).
+    """
+    with transaction.atomic():
+        campaign.save()
+        refresh_intervals(campaign)
     return campaign
 
 

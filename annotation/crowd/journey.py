@@ -145,11 +145,21 @@ def has_open_items(annotator: Annotator) -> bool:
 
 
 def campaign_has_open_items(campaign: Campaign, annotator: Annotator | None = None) -> bool:
-    """Whether some regular item (not seen by ``annotator``) has fewer than N ratings: else the study is full."""
+    """Whether some regular item (not seen by ``annotator``) still needs ratings: fewer than N, and not settled
+    by the adaptive rule; and the campaign's budget is not spent on ratings. Else the study is full."""
+    if (budget := campaign.rating_budget) is not None and budget_spent_on_ratings(campaign) >= budget:
+        return False
     items = Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR)
+    if campaign.adaptive:
+        items = items.filter(settled=False)
     if annotator is not None:
         items = items.exclude(assignments__annotator=annotator)
     return items.annotate(rated=Count("ratings")).filter(rated__lt=campaign.ratings_per_item).exists()
+
+
+def budget_spent_on_ratings(campaign: Campaign) -> int:
+    """Ratings submitted on regular items (live reservations may still be given back: they leave the study open)."""
+    return Rating.objects.filter(item__campaign=campaign, item__role=Item.Role.REGULAR).count()
 
 
 def intake_problem(campaign: Campaign) -> str | None:
@@ -163,6 +173,8 @@ def intake_problem(campaign: Campaign) -> str | None:
     if not campaign_counts(campaign).regular:
         return "This campaign has no items to rate yet: add some before sharing a study link."
     if not campaign_has_open_items(campaign):
+        if (budget := campaign.rating_budget) is not None and budget_spent_on_ratings(campaign) >= budget:
+            return f"This campaign's budget ({budget} ratings) is spent, so workers are told the study is full."
         return "This campaign is full: every item has its ratings, so workers are told the study is full."
     return None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django import forms
 
+from annotation.allocation import settings_problems
 from annotation.models import CAMPAIGN_SETTINGS, LOW_CODE_MINIMUM, Campaign, completion_code
 from annotation.timing import low_code_minimum
 from datasets import vocabulary
@@ -37,6 +38,17 @@ def _with_code(setting: str) -> tuple[str, ...]:
     return ("completion_code", setting) if setting == "completion_url" else (setting,)
 
 
+def allocation_problems(values: dict) -> dict[str, str]:
+    """``allocation.settings_problems`` of a form's or a request's values (model defaults where one is missing)."""
+    defaults = Campaign()
+    return settings_problems(
+        *(
+            values.get(name, getattr(defaults, name))
+            for name in ("allocation", "ratings_per_item", "min_ratings_per_item", "budget_money", "pay_per_rating")
+        )
+    )
+
+
 class CampaignForm(forms.ModelForm):
     completion_code = forms.CharField(
         required=False,
@@ -63,7 +75,12 @@ class CampaignForm(forms.ModelForm):
             "consent_text": forms.Textarea(attrs={"rows": 4}),
         }
         labels = {
-            "ratings_per_item": "Ratings per item",
+            "ratings_per_item": "Ratings per item (N; adaptive: the most)",
+            "min_ratings_per_item": "Adaptive: the fewest ratings per item",
+            "precision": "Adaptive: stop when the 95% interval is narrower than (points)",
+            "precision_of": "Adaptive: the intervals watched",
+            "budget_ratings": "Budget (ratings)",
+            "budget_money": "Budget (money)",
             "max_items_per_annotator": "Items per worker",
             "min_items_for_code": "Completion code after (rated items)",
             "max_skip_share": "Skips allowed (share of a worker's items)",
@@ -89,6 +106,10 @@ class CampaignForm(forms.ModelForm):
         ("Who rates, and how many", "How many ratings each item gets and how much each worker does.", (
             "ratings_per_item", "max_items_per_annotator", "min_items_for_code", "confirm_low_minimum",
             "max_skip_share", "expected_seconds_per_item", "reservation_minutes", "seed")),
+        ("Allocation and budget", "Fixed N, or adaptive: more ratings where workers disagree, fewer where they "
+            "agree (the study planner compares the two on your pilot data).", (
+            "allocation", "min_ratings_per_item", "precision", "precision_of", "budget_ratings", "pay_per_rating",
+            "budget_money")),
         ("Quality", "How the practice items are graded (the thresholds that flag workers are on their own page).",
             ("training_pass_mark", "gold_tolerance")),
         ("Payment and the ends of the study", "What the platform needs: codes and return links.", (
@@ -143,6 +164,8 @@ class CampaignForm(forms.ModelForm):
         minimum = data.get("min_items_for_code")
         if problem := low_code_minimum(minimum, data.get("confirm_low_minimum", False), LOW_CODE_MINIMUM):
             self.add_error("min_items_for_code", problem)
+        for name, problem in allocation_problems(data).items():
+            self.add_error(name, problem)
         collection, language = data.get("collection"), data.get("language")
         if collection and language and not collection.compounds.filter(language=language).exists():
             self.add_error("language", f"The collection {collection} has no compounds in {language!r}.")

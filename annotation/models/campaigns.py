@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from annotation import allocation
 from datasets.models import Collection, Compound, Sentence
 
 SCORE = [MinValueValidator(0), MaxValueValidator(5)]
@@ -49,7 +50,61 @@ class Campaign(models.Model):
     collection = models.ForeignKey(Collection, on_delete=models.PROTECT, related_name="campaigns")
     language = models.CharField(max_length=8)
     level = models.CharField(max_length=5, choices=Level.choices, default=Level.TOKEN)
-    ratings_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
+
+    class Allocation(models.TextChoices):
+        FIXED = "fixed", "Fixed: every item gets N ratings"
+        ADAPTIVE = "adaptive", "Adaptive: from the minimum to N ratings, until the item's score is precise"
+
+    class PrecisionOf(models.TextChoices):
+        COMPOUND = "compound", "The compound's score"
+        ALL = "all", "The compound's, the head's and the modifier's scores"
+
+    ratings_per_item = models.PositiveSmallIntegerField(
+        default=5,
+        validators=[MinValueValidator(1)],
+        help_text="Fixed allocation: the ratings every item gets. Adaptive: the most an item gets (n_max).",
+    )
+    allocation = models.CharField(max_length=8, choices=Allocation.choices, default=Allocation.FIXED)
+    min_ratings_per_item = models.PositiveSmallIntegerField(
+        default=3,
+        validators=[MinValueValidator(1)],
+        help_text="Adaptive allocation: every item gets at least this many ratings (n_min).",
+    )
+    precision = models.FloatField(
+        default=1.5,
+        validators=[MinValueValidator(0.05), MaxValueValidator(5)],
+        help_text="Adaptive allocation: an item stops once the 95% interval of its score is narrower than this "
+        "(points of the 0-5 scale).",
+    )
+    precision_of = models.CharField(
+        max_length=8,
+        choices=PrecisionOf.choices,
+        default=PrecisionOf.COMPOUND,
+        help_text="Adaptive allocation: whose intervals must be narrow before an item stops.",
+    )
+    budget_ratings = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="The most ratings of regular items the campaign pays for; blank: no limit but the items'.",
+    )
+    pay_per_rating = models.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text="What one rating costs (reward and fees), in the study's currency: the planner's cost and a "
+        "money budget.",
+    )
+    budget_money = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text="The most the campaign spends on ratings (needs the pay per rating); blank: no limit.",
+    )
     seed = models.PositiveIntegerField(default=0, help_text="Seed of the item order and tie-breaks.")
     max_items_per_annotator = models.PositiveIntegerField(null=True, blank=True)
     reservation_minutes = models.PositiveIntegerField(
@@ -107,6 +162,19 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def adaptive(self) -> bool:
+        return self.allocation == self.Allocation.ADAPTIVE
+
+    @property
+    def rating_budget(self) -> int | None:
+        """The most regular ratings the campaign pays for (in ratings, or money at its pay: the smaller); None: no limit."""
+        return allocation.rating_budget(self.budget_ratings, self.budget_money, self.pay_per_rating)
+
+    def stopping_policy(self) -> allocation.Policy:
+        """The adaptive policy of ``annotation.allocation`` with this campaign's settings."""
+        return allocation.Policy(n_min=self.min_ratings_per_item, n_max=self.ratings_per_item, precision=self.precision)
+
 
 # What a curator sets when creating a campaign, in the UI and the API alike.
 CAMPAIGN_SETTINGS = (
@@ -116,6 +184,13 @@ CAMPAIGN_SETTINGS = (
     "language",
     "level",
     "ratings_per_item",
+    "allocation",
+    "min_ratings_per_item",
+    "precision",
+    "precision_of",
+    "budget_ratings",
+    "pay_per_rating",
+    "budget_money",
     "seed",
     "max_items_per_annotator",
     "reservation_minutes",
@@ -148,6 +223,14 @@ class Item(models.Model):
     role = models.CharField(max_length=9, choices=Role.choices, default=Role.REGULAR)
     order_key = models.PositiveIntegerField(help_text="Seeded random position: the tie-break among equals.")
     taken = models.PositiveSmallIntegerField(default=0, help_text="Submitted ratings plus live reservations.")
+    # Kept under the adaptive allocation only (``actions.refresh_interval``): what the stopping rule decided.
+    rating_count = models.PositiveSmallIntegerField(default=0, editable=False, help_text="Submitted ratings.")
+    interval_low = models.FloatField(null=True, blank=True, editable=False)
+    interval_high = models.FloatField(null=True, blank=True, editable=False)
+    interval_width = models.FloatField(
+        null=True, blank=True, editable=False, help_text="The widest interval among the questions the rule watches."
+    )
+    settled = models.BooleanField(default=False, help_text="The adaptive rule stopped the item: no more ratings.")
     gold_compound = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
     gold_head = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
     gold_modifier = models.PositiveSmallIntegerField(null=True, blank=True, validators=SCORE)
