@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -83,6 +83,8 @@ class Dashboard:
     median_seconds: float | None
     paraphrases: list[SuggestedParaphrase]
     thresholds: quality.Thresholds = field(default_factory=quality.Thresholds)
+    allocation: dict = field(default_factory=dict)
+    by_scale: list[dict] = field(default_factory=list)
 
     @property
     def flagged(self) -> list[AnnotatorRow]:
@@ -121,7 +123,7 @@ def campaign_progress(campaign: Campaign) -> Progress:
 
 
 def item_progress(campaign: Campaign) -> list[dict]:
-    """One row per item: its ratings against N."""
+    """One row per item: its ratings against N (adaptive allocation: against the most, with its interval)."""
     items = (
         Item.objects.filter(campaign=campaign)
         .select_related("compound", "sentence")
@@ -135,9 +137,58 @@ def item_progress(campaign: Campaign) -> list[dict]:
             "ratings": item.n,
             "target": n if item.role == Item.Role.REGULAR else None,
             "progress": Progress(min(item.n, n), n) if item.role == Item.Role.REGULAR else None,
+            "interval": (item.interval_low, item.interval_high) if item.interval_low is not None else None,
+            "settled": item.settled,
         }
         for item in items
     ]
+
+
+def allocation_summary(campaign: Campaign) -> dict:
+    """The allocation at a glance: items done and open, ratings spent against fixed N = the most, the budget."""
+    items = Item.objects.filter(campaign=campaign, role=Item.Role.REGULAR)
+    figures = items.aggregate(
+        items=Count("id"),
+        settled=Count("id", filter=Q(settled=True)),
+        ratings=Coalesce(Sum("rating_count"), 0),
+        taken=Coalesce(Sum("taken"), 0),
+    )
+    if not campaign.adaptive:
+        figures["ratings"] = Rating.objects.filter(item__campaign=campaign, item__role=Item.Role.REGULAR).count()
+    fixed = figures["items"] * campaign.ratings_per_item
+    done = figures["settled"] == figures["items"] if campaign.adaptive else figures["ratings"] >= fixed
+    budget = campaign.rating_budget
+    return {
+        **figures,
+        "adaptive": campaign.adaptive,
+        "open": figures["items"] - figures["settled"],
+        "fixed_cost": fixed,
+        # Saved against giving every item the most: final once every item is settled, so far otherwise.
+        "saved": fixed - figures["ratings"] if done else None,
+        "done": done,
+        "budget": budget,
+        "budget_left": None if budget is None else max(budget - figures["taken"], 0),
+        "pay_per_rating": campaign.pay_per_rating,
+        "spent_money": None if campaign.pay_per_rating is None else campaign.pay_per_rating * figures["ratings"],
+    }
+
+
+def scale_table(frame: pd.DataFrame) -> list[dict]:
+    """Agreement by scale type of the compound score over regular items (no bootstrap: the report has intervals)."""
+    from annotation.analysis import by_scale
+    from annotation.analysis.agreement import agreement_table
+    from annotation.analysis.reliability import annotator_reliability
+    from annotation.analysis.scales import scale_agreement
+
+    ratings = frame[frame["role"] == Item.Role.REGULAR].rename(columns={"annotator_id": "annotator", "item_id": "item"})
+    if ratings.empty:
+        return []
+    questions = ("compound_score",)
+    return by_scale.table(
+        agreement_table(ratings, questions=questions, n_resamples=0),
+        scale_agreement(ratings, questions=questions, n_resamples=0),
+        annotator_reliability(ratings).to_dict("records"),
+    )
 
 
 def ratings_frame(campaign: Campaign) -> pd.DataFrame:
@@ -325,4 +376,6 @@ def campaign_dashboard(campaign: Campaign, now: datetime | None = None) -> Dashb
         median_seconds=_median(regular["seconds"]) if len(regular) else None,
         paraphrases=recent_paraphrases(campaign),
         thresholds=campaign_thresholds(campaign),
+        allocation=allocation_summary(campaign),
+        by_scale=scale_table(frame),
     )

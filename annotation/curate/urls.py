@@ -1,6 +1,6 @@
 from django.urls import path
 
-from annotation.curate import preview_views, study_views, views
+from annotation.curate import planner_views, preview_views, study_views, views
 from annotation.payments import views as payment_views
 from annotation.reports import views as report_views
 
@@ -26,6 +26,7 @@ urlpatterns = [
     path("<slug:slug>/examples/<int:example_id>/", study_views.example_edit, name="example_edit"),
     path("<slug:slug>/examples/<int:example_id>/remove/", study_views.example_remove, name="example_remove"),
     path("<slug:slug>/quality/", study_views.quality, name="quality"),
+    path("<slug:slug>/planner/", planner_views.planner_page, name="planner"),
     path("<slug:slug>/payments/", payment_views.payments_page, name="payments"),
     path("<slug:slug>/payments/prolific/", payment_views.prolific_reconcile, name="prolific"),
     path("<slug:slug>/payments/<str:name>", payment_views.payment_download, name="payment_file"),

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from django.utils import timezone
 
+from annotation.analysis import by_scale
 from annotation.analysis import paraphrases as para
 from annotation.analysis.aggregation import mean_median_correlation, per_compound, per_item
 from annotation.analysis.agreement import QUESTIONS, agreement_table
 from annotation.analysis.reliability import FilterPolicy as PolicyRule
 from annotation.analysis.reliability import annotator_reliability
+from annotation.analysis.scales import scale_agreement
 from annotation.analysis.typetoken import CLASSES, typetoken_report
 from annotation.curate.dashboard import annotator_rows, ratings_frame
 from annotation.models import (
@@ -302,6 +304,8 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
         )
 
     agreement = agreement_table(kept_ratings, n_resamples=N_RESAMPLES, seed=SEED) if not kept_ratings.empty else []
+    scales = scale_agreement(kept_ratings, n_resamples=N_RESAMPLES, seed=SEED) if not kept_ratings.empty else []
+    kept_reliability = [row for row in reliability_rows if not row["removed"]]
     items = per_item(kept_ratings) if not kept_ratings.empty else pd.DataFrame()
     item_rows = []
     for row in items.to_dict("records"):
@@ -349,6 +353,11 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
         "policy": {**params, "removed": removed, "kept": len(kept)},
         "reliability": {"policy": name, "question": params["question"], "rows": reliability_rows},
         "agreement": {"policy": name, "n_resamples": N_RESAMPLES, "seed": SEED, "rows": agreement},
+        # The same agreement in the measures of each reading of the scale (people only: machines are never ratings).
+        "by_scale": {
+            "policy": name,
+            "rows": by_scale.table(agreement, scales, kept_reliability, params["question"]),
+        },
         "items": {"policy": name, "rows": item_rows},
         "compounds": {"policy": name, "rows": compound_rows},
         "mean_median": {"policy": name, "rows": correlations},
