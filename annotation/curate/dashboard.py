@@ -168,8 +168,8 @@ def allocation_summary(campaign: Campaign) -> dict:
         "done": done,
         "budget": budget,
         "budget_left": None if budget is None else max(budget - figures["taken"], 0),
-        "pay_per_rating": campaign.pay_per_rating,
-        "spent_money": None if campaign.pay_per_rating is None else campaign.pay_per_rating * figures["ratings"],
+        "pay_per_rating": None if campaign.pay_per_rating is None else str(campaign.pay_per_rating),
+        "spent_money": None if campaign.pay_per_rating is None else str(campaign.pay_per_rating * figures["ratings"]),
     }
 
 

@@ -24,7 +24,7 @@ from annotation.analysis.reliability import FilterPolicy as PolicyRule
 from annotation.analysis.reliability import annotator_reliability
 from annotation.analysis.scales import scale_agreement
 from annotation.analysis.typetoken import CLASSES, typetoken_report
-from annotation.curate.dashboard import annotator_rows, ratings_frame
+from annotation.curate.dashboard import allocation_summary, annotator_rows, ratings_frame
 from annotation.models import (
     Campaign,
     FilterPolicy,
@@ -354,6 +354,7 @@ def campaign_report(campaign: Campaign, policy: FilterPolicy | None = None, save
         "reliability": {"policy": name, "question": params["question"], "rows": reliability_rows},
         "agreement": {"policy": name, "n_resamples": N_RESAMPLES, "seed": SEED, "rows": agreement},
         # The same agreement in the measures of each reading of the scale (people only: machines are never ratings).
+        "allocation": allocation_summary(campaign),
         "by_scale": {
             "policy": name,
             "rows": by_scale.table(agreement, scales, kept_reliability, params["question"]),

@@ -231,3 +231,42 @@ def test_the_form_and_the_api_name_the_field_of_an_inconsistent_policy(client):
     created = api.post("/api/annotation/campaigns/", {**body, "budget_money": "3.00", "pay_per_rating": "0.40"})
     assert created.status_code == 201, created.content
     assert Campaign.objects.get(slug="a").rating_budget == 7
+
+
+@pytest.mark.django_db
+def test_a_type_level_campaign_follows_the_policy_too():
+    from annotation.setup_actions import create_campaign
+
+    collection = make_campaign().collection  # the demo collection, loaded
+    campaign, items = create_campaign(
+        Campaign(
+            name="Types", slug="types-adaptive", collection=collection, language="en", level=Campaign.Level.TYPE,
+            ratings_per_item=6, min_ratings_per_item=2, precision=3.0, status=Campaign.Status.OPEN, **ADAPTIVE,
+        )
+    )  # fmt: skip
+    run(campaign, 7, lambda item: answers(5))
+    counts = set(campaign.items.values_list("rating_count", "settled"))
+    assert counts == {(2, True)}  # two 5s: width 2.79 < 3.0, at the minimum
+    assert all(item.sentence_id is None for item in items)
+
+
+@pytest.mark.django_db
+def test_practice_and_attention_items_are_unaffected():
+    from annotation.crowd.journey import next_step
+    from annotation.setup_actions import add_check_item
+
+    campaign = make_campaign(n=4, items=3, min_ratings_per_item=2, precision=2.4, **ADAPTIVE)
+    practice = add_check_item(
+        campaign, campaign.items.first().sentence, Item.Role.TRAINING, {"gold_compound": 5, "gold_head": 5,
+        "gold_modifier": 5}, "It is literal.",
+    )  # fmt: skip
+    annotator = crowd(campaign, "ana")
+    annotator.consented_at = annotator.created_at
+    annotator.save(update_fields=["consented_at"])
+    step = next_step(annotator)
+    assert step.item_id == practice.pk  # practice first, whatever the allocation
+    submit_rating(annotator, str(step.token), answers(5, head=5, modifier=5))
+    practice.refresh_from_db()
+    assert (practice.taken, practice.rating_count, practice.interval_width, practice.settled) == (0, 0, None, False)
+    step = next_step(annotator)
+    assert step.item.role == Item.Role.REGULAR

@@ -56,3 +56,16 @@ def test_the_dashboard_and_the_report_page_show_the_table(client, demo):
     assert [row["question"] for row in dashboard.context["dashboard"].by_scale] == ["compound_score"] * 6
     report = client.get(reverse("curator:report", args=[demo.slug])).content.decode()
     assert report.count('data-measure="icc2_1"') == 3  # one per question
+
+
+def test_the_api_report_has_the_table_and_the_allocation(demo):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(make_user("curator"))
+    body = api.get(f"/api/annotation/campaigns/{demo.pk}/report/").json()
+    measures = {row["measure"] for row in body["by_scale"]["rows"]}
+    assert measures == {"alpha_interval", "alpha_ordinal", "icc2_1", "icc2_k", "kappa_quadratic", "spearman_loo"}
+    assert all(row["explanation"] and row["reference"] for row in body["by_scale"]["rows"])
+    allocation = body["allocation"]
+    assert allocation["adaptive"] is False and allocation["items"] == 69 and allocation["fixed_cost"] == 69 * 5

@@ -131,6 +131,35 @@ def test_fit_spread_finds_the_noise_that_made_the_means():
     assert fitted.sigma == pytest.approx(1.0, abs=0.15)
 
 
+def test_fit_spread_by_class_recovers_each_classs_own_noise():
+    rng, known = np.random.default_rng(0), {"NC": 0.6, "PC": 1.4, "C": 0.8}
+    groups, classes = [], []
+    for name, sigma in known.items():  # 1000 compounds a class: the median of fewer scatters of tenths is coarse
+        cumulative = np.cumsum(RoundedNormal(sigma).probabilities(rng.uniform(0.5, 4.5, 1000)), axis=1)[:, :-1]
+        careful = (rng.random((1000, 3, 10, 1)) > cumulative[:, None, None, :]).sum(axis=-1)
+        ratings = np.where(rng.random((1000, 3, 10)) < 0.1, rng.integers(0, 6, (1000, 3, 10)), careful)
+        groups.append(ratings.mean(axis=2))
+        classes += [name] * 1000
+    fitted = planner.fit_spread_by_class(np.concatenate(groups), classes, 10, careless=0.1, replicates=5)
+    assert set(fitted) == set(known)
+    for name, sigma in known.items():
+        assert fitted[name].sigma == pytest.approx(sigma, rel=0.15), name  # pooled, every class gets about 0.88
+        assert not fitted[name].degenerate
+
+
+def test_a_spread_per_class_spreads_each_item_by_its_class_and_says_when_a_fit_is_degenerate():
+    per_class = {"NC": RoundedNormal(0.6), "PC": RoundedNormal(1.4)}
+    items = planner.from_means([2.5, 2.5, 2.5], ["NC", "PC", "NC"], per_class)
+    spread = items.distribution @ planner.SCALE**2 - items.means**2
+    assert spread[1] > spread[0] == pytest.approx(spread[2])
+    assert items.distribution[1] == pytest.approx(RoundedNormal(1.4).probabilities([2.5])[0])
+    with pytest.raises(ValueError, match="every class a model"):
+        planner.from_means([1.0, 2.0], ["NC", "C"], per_class)
+    unanimous_sentences = np.repeat(np.linspace(0.5, 4.5, 30)[:, None], 3, axis=1)  # no scatter: careless explain all
+    fitted = planner.fit_spread_by_class(unanimous_sentences, ["NC"] * 30, 10, replicates=2)
+    assert fitted["NC"].degenerate and fitted["NC"].sigma == planner.SIGMA_RANGE[0]
+
+
 def test_from_ratings_takes_each_items_mean_and_spread_from_a_pilot():
     frame = pd.DataFrame(
         {
