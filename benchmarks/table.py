@@ -210,6 +210,17 @@ FIGURES += [
         scope=MACHINE,
     ),
 ]
+# Adaptive allocation (issue 32): benchmarks/adaptive_allocation.py, its default run (20 seeds, 10% careless).
+FIGURES += [
+    Figure(
+        "adaptive_allocation",
+        f"saving_{language}",
+        f"adaptive allocation: ratings saved at fixed N = 10's error, NCTTI {name} (simulated crowds, median of 20)",
+        "",
+        (">=", 0.3),
+    )
+    for language, name in (("en", "English"), ("pt", "Portuguese"))
+]
 
 
 def read_lines(texts: Iterable[tuple[str, str]]) -> list[dict]:
