@@ -83,7 +83,13 @@ def test_a_curator_sets_up_a_campaign_in_sections_and_picks_items_by_search(live
     sign_in(page, live_server)
     page.goto(f"{live_server.url}/curate/new/")
     legends = page.locator("fieldset.form-section legend").all_inner_texts()
-    assert legends == ["What is rated", "Who rates, and how many", "Quality", "Payment and the ends of the study"]
+    assert legends == [
+        "What is rated",
+        "Who rates, and how many",
+        "Allocation and budget",
+        "Quality",
+        "Payment and the ends of the study",
+    ]
     page.get_by_label("Name").fill("Grey matter, token level")
     assert page.get_by_label("Slug").input_value() == "grey-matter-token-level"
     page.get_by_label("Items per worker").fill("20")
