@@ -158,6 +158,8 @@ def allocation_summary(campaign: Campaign) -> dict:
     fixed = figures["items"] * campaign.ratings_per_item
     done = figures["settled"] == figures["items"] if campaign.adaptive else figures["ratings"] >= fixed
     budget = campaign.rating_budget
+    # The ratings every item needs at least: N each (fixed), the minimum each (adaptive).
+    needed = figures["items"] * (campaign.min_ratings_per_item if campaign.adaptive else campaign.ratings_per_item)
     return {
         **figures,
         "adaptive": campaign.adaptive,
@@ -168,6 +170,8 @@ def allocation_summary(campaign: Campaign) -> dict:
         "done": done,
         "budget": budget,
         "budget_left": None if budget is None else max(budget - figures["taken"], 0),
+        "needed": needed,
+        "budget_short": budget is not None and budget < needed,
         "pay_per_rating": None if campaign.pay_per_rating is None else str(campaign.pay_per_rating),
         "spent_money": None if campaign.pay_per_rating is None else str(campaign.pay_per_rating * figures["ratings"]),
     }

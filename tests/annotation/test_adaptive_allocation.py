@@ -270,3 +270,14 @@ def test_practice_and_attention_items_are_unaffected():
     assert (practice.taken, practice.rating_count, practice.interval_width, practice.settled) == (0, 0, None, False)
     step = next_step(annotator)
     assert step.item.role == Item.Role.REGULAR
+
+
+@pytest.mark.django_db
+def test_the_dashboard_warns_when_the_budget_cannot_cover_the_minimum(client):
+    client.force_login(make_user("curator"))
+    campaign = make_campaign(n=5, items=4, min_ratings_per_item=3, budget_ratings=11, **ADAPTIVE)
+    html = client.get(reverse("curator:dashboard", args=[campaign.slug])).content.decode()
+    assert 'id="budget-short"' in html and "does not cover 12 ratings" in html
+    campaign.budget_ratings = 12
+    save_campaign(campaign)
+    assert 'id="budget-short"' not in client.get(reverse("curator:dashboard", args=[campaign.slug])).content.decode()
