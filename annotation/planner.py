@@ -1,31 +1,32 @@
 """Plan a rating study before paying for it: seeded simulated campaigns under fixed and adaptive designs.
 
-Pure module (numpy; scipy only inside functions; no Django). ``plan(items, designs, ...)`` runs every design on
-the same simulated crowds and says what it costs and buys (``DesignResult``; ``docs/adaptive-allocation.md``).
+Pure module (numpy; scipy only inside functions; no Django). ``plan(items, designs, ...)`` runs every design on the
+same simulated crowds and says what it costs and buys (``DesignResult``; ``docs/adaptive-allocation.md``). Each
+rating comes from a worker drawn from a pool of ``POOL``, a share ``careless`` of whom answer at random. Adaptive
+designs run as ``annotation.allocation`` rules: ``n_min`` each, then one rating at a time to the open item with the
+widest interval (a heap; ties by fewest ratings) until ``allocation.is_done`` or the ``budget`` stops it. Compound
+question only; estimates are plain means; common random numbers across designs.
 
-Each rating comes from a worker drawn from a pool of ``POOL``, a share ``careless`` of whom answer at random.
-Adaptive designs run as ``annotation.allocation`` rules: ``n_min`` each, then one rating at a time to the open
-item with the widest interval (a heap; ties by fewest ratings) until ``allocation.is_done`` or the ``budget``
-stops it. Compound question only; estimates are plain means; common random numbers across designs.
+Means-only data (``RoundedNormal``, ``fit_spread``): a careful worker answers a latent score plus normal noise of SD
+``sigma``, rounded and clipped to 0-5 (``annotation.simulation``'s model), the latent score set so that the answers'
+mean is the published mean: items near 0 or 5 spread less. ``sigma`` is fitted to raw-rating evidence, before any
+outcome. NCTTI (Garcia et al. 2021, ACL): the scatter of a compound's three per-sentence means, each of ~10 ratings of
+sentences chosen to show one sense, is mostly rating noise; ``fit_spread`` matches its median over compounds (section
+4.4 traces the few large ones to real sense differences), careless share included. Limits: context differences left
+count as noise (an upper bound); one ``sigma`` ignores workers' differences. Not used: Table 3's SDs are across
+compounds, not an item's ratings; Table 1's alpha is the top two or three annotators', and in English (0.30) below what
+any answers around the published means give with 10% careless (about 0.33, careful answers 0 or 5).
 
-The spread model for data that publish means only (``RoundedNormal``, ``fit_spread``): a careful worker
-answers a latent score plus normal noise of SD ``sigma``, rounded and clipped to 0-5 (``annotation.simulation``'s
-model), the latent score set so that the answers' mean is the published mean: items near 0 or 5 spread less.
-``sigma`` is fitted to evidence made of raw ratings, before any outcome. NCTTI (Garcia et al. 2021, ACL):
-the scatter of a compound's three per-sentence means, each of ~10 ratings of sentences chosen to show one
-sense, is mostly rating noise; ``fit_spread`` matches its median over compounds (section 4.4 traces the few
-large ones to real sense differences), careless share included. Limits: context differences left count as
-noise (an upper bound); one ``sigma`` per language ignores differences between workers and classes. Not
-used: Table 3's SDs are across compounds, not across an item's ratings; Table 1's alpha comes from the two or
-three most prolific annotators, and in English (0.30) it is below what any answers around the published
-means give with 10% careless workers (about 0.33 with every careful answer 0 or 5).
+Sensitivity: one ``sigma`` per class (``fit_spread_by_class``, a mapping for ``from_means``), the same fit on each
+class's compounds alone (NCTTI's NC / PC / C: 103 / 89 / 88 in English, 60 each in Portuguese): coarser medians. A fit
+at a bound of ``SIGMA_RANGE`` is ``degenerate`` (at the floor, careless answers explain all the scatter).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 SCALE = allocation.SCALE
 POOL = 1000  # simulated workers: the careless share is honoured to 0.1%
 SIGNIFICANCE = 0.05
+SIGMA_RANGE = (0.01, 5.0)  # where ``fit_spread`` searches: a fit at either end is degenerate
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,10 +144,8 @@ class DesignResult:
     def as_dict(self, per_item: bool = False) -> dict:
         """The result as plain JSON-ready values; ``per_item`` adds each item's mean number of ratings."""
         out = {"design": self.design.name, "kind": type(self.design).__name__.lower(), **asdict(self.design)}
-        for name in self.__dataclass_fields__:
-            if name not in ("design", "ratings_per_item"):
-                value = getattr(self, name)
-                out[name] = value._asdict() if isinstance(value, Figure) else value
+        for name in (name for name in self.__dataclass_fields__ if name not in ("design", "ratings_per_item")):
+            out[name] = value._asdict() if isinstance(value := getattr(self, name), Figure) else value
         return {**out, "ratings_per_item": self.ratings_per_item.tolist()} if per_item else out
 
 
@@ -183,14 +183,11 @@ def plan(
 def _crowd(items: PlanInput, depth: int, careless: float, seeds: np.random.SeedSequence):
     """Every item's first ``depth`` answers, the second variable's noise and the heap's tie-break order."""
     answer_rng, worker_rng, other_rng = (np.random.default_rng(s) for s in seeds.spawn(3))
-    cumulative = np.cumsum(items.distribution, axis=1)[:, :-1]
-    careless_workers = round(careless * POOL)
-    columns = []
+    cumulative, careless_workers, columns = np.cumsum(items.distribution, axis=1)[:, :-1], round(careless * POOL), []
     for _ in range(depth):  # column by column: the k-th answer of an item does not depend on ``depth``
         careful = (answer_rng.random(len(items))[:, None] > cumulative).sum(axis=1)
         random_answer = answer_rng.integers(0, len(SCALE), len(items))
-        worker = worker_rng.integers(0, POOL, len(items))
-        columns.append(np.where(worker < careless_workers, random_answer, careful))
+        columns.append(np.where(worker_rng.integers(0, POOL, len(items)) < careless_workers, random_answer, careful))
     return np.stack(columns, axis=1), other_rng.standard_normal(len(items)), other_rng.permutation(len(items))
 
 
@@ -202,29 +199,23 @@ def _adaptive(answers: np.ndarray, design: Adaptive, tiebreak: np.ndarray) -> np
     """The counts of each answer per item at the end of a campaign run by the adaptive policy."""
     policy = design.policy
     rows = _fixed(answers, policy.n_min).tolist()
-    streams, order = answers.tolist(), tiebreak.tolist()
-    heap = []
-    for i, row in enumerate(rows):
-        widest = _interval(tuple(row), policy.confidence, policy.prior)[2]
-        if not allocation.is_done(policy.n_min, widest, policy):
-            heap.append((-widest, policy.n_min, order[i], i))
+    streams, order, key = answers.tolist(), tiebreak.tolist(), (policy.confidence, policy.prior)
+    heap = [(-_interval(tuple(row), *key)[2], policy.n_min, order[i], i) for i, row in enumerate(rows)]
     heapq.heapify(heap)
     total, budget = policy.n_min * len(rows), math.inf if design.budget is None else design.budget
     while heap and total < budget:
-        _, n, rank, i = heapq.heappop(heap)
-        rows[i][streams[i][n]] += 1
-        n, total = n + 1, total + 1
-        widest = _interval(tuple(rows[i]), policy.confidence, policy.prior)[2]
-        if not allocation.is_done(n, widest, policy):
-            heapq.heappush(heap, (-widest, n, rank, i))
+        negative_width, n, rank, i = heapq.heappop(heap)
+        if not allocation.is_done(n, -negative_width, policy):  # a closed item leaves the heap
+            rows[i][streams[i][n]] += 1
+            total += 1
+            heapq.heappush(heap, (-_interval(tuple(rows[i]), *key)[2], n + 1, rank, i))
     return np.asarray(rows)
 
 
 @lru_cache(maxsize=200_000)
 def _interval(counts: tuple[int, ...], confidence: float, prior: float) -> tuple[float, float, float]:
     """``allocation.posterior``'s interval and width, once per count vector: a campaign meets a few thousand."""
-    found = allocation.posterior(counts, confidence, prior)
-    return found.low, found.high, found.width
+    return (found := allocation.posterior(counts, confidence, prior)).low, found.high, found.width
 
 
 def _measure(items: PlanInput, counts: np.ndarray, policy: allocation.Policy, second: np.ndarray, true_tt) -> dict:
@@ -299,6 +290,10 @@ class RoundedNormal:
         means = np.clip(np.asarray(means, dtype=float), 0.0, 5.0)
         return _rounded_normal(means, np.full(means.shape, float(self.sigma)))
 
+    @property
+    def degenerate(self) -> bool:  # a fit at a bound of ``SIGMA_RANGE``: the evidence fixes no careful spread
+        return not SIGMA_RANGE[0] * 1.01 < self.sigma < SIGMA_RANGE[1] * 0.99
+
 
 def _rounded(latent: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     from scipy.special import ndtr
@@ -336,14 +331,18 @@ def _sigma_for_variance(means: np.ndarray, target: np.ndarray, pooled: bool) -> 
 def from_means(
     means: Sequence[float],
     classes: Sequence[str] | None,
-    spread_model: RoundedNormal,
+    spread_model: RoundedNormal | Mapping[str, RoundedNormal],
     *,
     type_of: Sequence[int] | None = None,
     labels: Sequence[str] | None = None,
 ) -> PlanInput:
-    """Items from published means only, their answers spread by ``spread_model`` (e.g. ``fit_spread``'s)."""
+    """Items from published means only, spread by ``spread_model`` (``fit_spread``'s) or per class (a mapping)."""
+    per_class = isinstance(spread_model, Mapping)
+    if per_class and (classes is None or len(classes) != len(means) or not set(classes) <= set(spread_model)):
+        raise ValueError("a spread model per class: every item needs a class, and every class a model")
+    sigma = [spread_model[c].sigma for c in classes] if per_class else [spread_model.sigma] * len(means)
     return PlanInput(
-        distribution=spread_model.probabilities(means),
+        distribution=_rounded_normal(np.clip(np.asarray(means, dtype=float), 0.0, 5.0), np.asarray(sigma, dtype=float)),
         classes=None if classes is None else tuple(classes),
         type_of=None if type_of is None else np.asarray(type_of, dtype=int),
         labels=None if labels is None else tuple(labels),
@@ -354,10 +353,9 @@ def from_ratings(frame: pd.DataFrame, *, question: str = "compound_score", poole
     """Items from pilot ratings (a campaign's long frame: ``item``, ``annotator``, ``question``): mean and spread.
 
     Each item's ``sigma`` matches its ratings' variance (``ddof=1``); one rating, or ``pooled``: the pilot's mean
-    variance. Unanimous pilots stay unanimous (with 2-3 ratings per item, ``pooled`` is safer); a pilot's
-    careless workers are in its spreads already: plan with ``careless=0`` or filter it first."""
-    rated = frame.loc[frame[question].notna(), ["item", question]]
-    grouped = rated.groupby("item", sort=True)[question]
+    variance. Unanimous pilots stay unanimous (with 2-3 ratings per item, ``pooled`` is safer); its careless
+    workers are in its spreads already: plan with ``careless=0`` or filter it first."""
+    grouped = frame.loc[frame[question].notna(), ["item", question]].groupby("item", sort=True)[question]
     means = np.clip(grouped.mean().to_numpy(float), 0.0, 5.0)
     variances = grouped.var(ddof=1).to_numpy(float)
     known = np.isfinite(variances)
@@ -366,8 +364,7 @@ def from_ratings(frame: pd.DataFrame, *, question: str = "compound_score", poole
     sigma = np.full(means.shape, _sigma_for_variance(means[known], variances[known], pooled=True)[0])
     if not pooled:
         sigma[known] = _sigma_for_variance(means[known], variances[known], pooled=False)
-    labels = tuple(str(label) for label in grouped.mean().index)
-    return PlanInput(distribution=_rounded_normal(means, sigma), labels=labels)
+    return PlanInput(distribution=_rounded_normal(means, sigma), labels=tuple(str(i) for i in grouped.mean().index))
 
 
 def fit_spread(
@@ -376,16 +373,14 @@ def fit_spread(
     """The ``RoundedNormal`` whose crowd gives means of one sense the median scatter that they have.
 
     ``grouped_means``: (groups, k) means of items sharing a true score (NCTTI: a compound's sentences), each of
-    ``ratings_per_mean`` ratings; matched: the median over groups of the k means' variance (``ddof=1``),
-    averaged over ``replicates`` simulated datasets with a share ``careless`` of random answers."""
+    ``ratings_per_mean`` ratings; matched: the median over groups of the k means' variance (``ddof=1``), averaged
+    over ``replicates`` simulated datasets with a share ``careless`` of random answers."""
     g = np.asarray(grouped_means, dtype=float)
     g = g[np.isfinite(g).all(axis=1)]
     if g.ndim != 2 or g.shape[1] < 2 or len(g) < 3:
         raise ValueError("grouped_means: at least three groups of two or more means")
-    observed = float(np.median(g.var(axis=1, ddof=1)))
-    truth = np.clip(g.mean(axis=1), 0.0, 5.0)
-    rng = np.random.default_rng(seed)
-    shape = (replicates, len(g), g.shape[1], ratings_per_mean)
+    observed, truth = float(np.median(g.var(axis=1, ddof=1))), np.clip(g.mean(axis=1), 0.0, 5.0)
+    rng, shape = np.random.default_rng(seed), (replicates, len(g), g.shape[1], ratings_per_mean)
     u, random_answer, is_careless = rng.random(shape), rng.integers(0, len(SCALE), shape), rng.random(shape) < careless
 
     def median_scatter(sigma: float) -> float:
@@ -394,5 +389,11 @@ def fit_spread(
         means = np.where(is_careless, random_answer, careful).mean(axis=-1)
         return float(np.median(means.var(axis=-1, ddof=1), axis=-1).mean())
 
-    log_sigma = _bisect(math.log(0.01), math.log(5.0), lambda x: median_scatter(math.exp(x)) > observed, 30)
+    log_sigma = _bisect(*np.log(SIGMA_RANGE), lambda x: median_scatter(math.exp(x)) > observed, 30)
     return RoundedNormal(sigma=round(math.exp(float(log_sigma)), 4))
+
+
+def fit_spread_by_class(grouped_means: np.ndarray, classes: Sequence[str], ratings_per_mean: int, **options) -> dict:
+    """Class to ``fit_spread`` (with ``options``) on that class's groups alone (``classes``: one per group)."""
+    g, labels = np.asarray(grouped_means, dtype=float), np.asarray(classes)  # numpy refuses a length mismatch
+    return {c: fit_spread(g[labels == c], ratings_per_mean, **options) for c in sorted(set(labels.tolist()))}

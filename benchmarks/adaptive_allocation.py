@@ -1,7 +1,7 @@
 """Adaptive allocation against fixed N on NCTTI's published scores: ratings saved at fixed N = 10's error.
 
 Usage: .venv/bin/python benchmarks/adaptive_allocation.py [--data PATH/TO/shared/data] [--seeds 20]
-       [--careless 0.1] [--save]
+       [--careless 0.1] [--spread {language,class}] [--save]
 
 The truth: NCTTI's (Garcia et al. 2021, ACL) type scores (``CompType``) and per-sentence means
 (``MeanS1..3``) of EN and PT, one item each, a sentence item a token of its compound's type item. The
@@ -19,7 +19,16 @@ the type/token Spearman correlation, medians [min, max] over seeds; then the mat
 (1 - its ratings / fixed N = 10's) and two normal-approximation references from the items' spreads:
 the best saving any allocation by known spread could give (n_i ~ sd_i^(2/3)), and the saving of an
 allocation that equalises interval widths (n_i ~ sd_i^2: what "widest first" tends to). The goal
-(issue): a saving of at least 30% on both languages. The last line is one JSON object.
+(issue): a saving of at least 30% on both languages.
+
+The spread model: ``--spread language`` (the default, the headline, chosen first) fits one sigma per
+language; ``--spread class`` one per compositionality class (NC / PC / C: ``planner.fit_spread_by_class``,
+the same evidence restricted to each class). Each run adds, per language, one line for the other model, as a
+sensitivity analysis: its fitted sigmas, its matched precision (found the same way), its saving on the same
+reporting seeds (fixed N = 10 and the matched design only) and its oracle reference. ``saving_en``/``saving_pt``
+in the JSON are the headline model's; ``saving_en_by_class`` and the like (``_by_language`` under
+``--spread class``) the other's; ``sigma_en_by_class``/``sigma_pt_by_class`` are always the fitted class
+sigmas. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -46,14 +55,34 @@ NO_PRECISION = 0.05  # narrower than any interval of 2N ratings: the budget deci
 MATCHED_N_MIN, MATCHED_N_MAX = 3, 20
 SEARCH_SEED, SEARCH_SIMULATIONS, SEARCH_STEPS = 1000, 5, 10  # SeedSequence([1000, k]): no reporting seed
 GOAL = 0.30
+SPREADS = ("language", "class")  # one careful sigma per language (the headline, chosen first) or per class
 
 
-def items_of(path: Path, careless: float, language: str) -> tuple[planner.PlanInput, planner.RoundedNormal, float]:
-    """NCTTI's type and sentence scores as plan items, with the spread fitted to its sentence means."""
+def read(path: Path) -> tuple[list[dict], np.ndarray]:
+    """NCTTI's rows and their per-sentence means (compounds, 3)."""
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    sentences = np.array([[float(row[f"MeanS{k}"]) for k in (1, 2, 3)] for row in rows])
-    spread = planner.fit_spread(sentences, RATINGS_PER_MEAN[language], careless=careless)
+    return rows, np.array([[float(row[f"MeanS{k}"]) for k in (1, 2, 3)] for row in rows])
+
+
+def spread_of(rows: list[dict], sentences: np.ndarray, language: str, careless: float, kind: str):
+    """The fitted spread model: one ``RoundedNormal`` (``language``) or one per class (``class``)."""
+    if kind == "language":
+        return planner.fit_spread(sentences, RATINGS_PER_MEAN[language], careless=careless)
+    classes = [row["CompScale"] for row in rows]
+    return planner.fit_spread_by_class(sentences, classes, RATINGS_PER_MEAN[language], careless=careless)
+
+
+def scatter_of(rows: list[dict], sentences: np.ndarray, kind: str) -> float | dict[str, float]:
+    """The median variance of a compound's three sentence means: over all compounds, or per class."""
+    if kind == "language":
+        return float(np.median(sentences.var(axis=1, ddof=1)))
+    classes = np.array([row["CompScale"] for row in rows])
+    return {c: float(np.median(sentences[classes == c].var(axis=1, ddof=1))) for c in sorted(set(classes))}
+
+
+def items_of(rows: list[dict], sentences: np.ndarray, spread) -> planner.PlanInput:
+    """NCTTI's type and sentence scores as plan items, their answers spread by ``spread``."""
     means, classes, type_of = [], [], []
     for row, scores in zip(rows, sentences, strict=True):
         own = -1
@@ -65,8 +94,7 @@ def items_of(path: Path, careless: float, language: str) -> tuple[planner.PlanIn
         means.extend(scores)
         classes.extend([row["CompScale"]] * len(scores))
         type_of.extend([own] * len(scores))
-    scatter = float(np.median(sentences.var(axis=1, ddof=1)))
-    return planner.from_means(means, classes, spread, type_of=type_of), spread, scatter
+    return planner.from_means(means, classes, spread, type_of=type_of)
 
 
 def matched_precision(items: planner.PlanInput, careless: float) -> tuple[float, float]:
@@ -116,8 +144,32 @@ def show(row: dict) -> str:
     return f"{row['median']:.3f} [{row['min']:.3f}, {row['max']:.3f}]" if row["median"] is not None else "-"
 
 
-def language_figures(path: Path, language: str, seeds: int, careless: float) -> dict:
-    items, spread, scatter = items_of(path, careless, language)
+def describe(spread, scatter) -> str:
+    """A spread model's sigmas and the median scatters they were fitted to, in words."""
+    if isinstance(spread, planner.RoundedNormal):
+        flag = " (degenerate)" if spread.degenerate else ""
+        return f"careful sigma {spread.sigma}{flag} fitted to a median scatter of {scatter:.3f}"
+    return "careful sigma per class " + ", ".join(
+        f"{c} {model.sigma}{' (degenerate)' if model.degenerate else ''} (scatter {scatter[c]:.3f})"
+        for c, model in spread.items()
+    )
+
+
+def sigmas(spread) -> float | dict[str, float]:
+    return spread.sigma if isinstance(spread, planner.RoundedNormal) else {c: m.sigma for c, m in spread.items()}
+
+
+def degenerate(spread) -> list[str]:
+    """The classes whose fit ended at a bound of ``planner.SIGMA_RANGE`` (``["language"]`` for a one-sigma fit)."""
+    if isinstance(spread, planner.RoundedNormal):
+        return ["language"] if spread.degenerate else []
+    return [c for c, model in spread.items() if model.degenerate]
+
+
+def language_figures(path: Path, language: str, seeds: int, careless: float, kind: str) -> dict:
+    compounds, sentences = read(path)
+    spread = spread_of(compounds, sentences, language, careless, kind)
+    scatter, items = scatter_of(compounds, sentences, kind), items_of(compounds, sentences, spread)
     n_items = len(items)
     precision, search_target = matched_precision(items, careless)
     designs: list[planner.Design] = [planner.Fixed(n) for n in FIXED]
@@ -139,9 +191,8 @@ def language_figures(path: Path, language: str, seeds: int, careless: float) -> 
     savings = [1 - run[-1].ratings.mean / run[fixed10].ratings.mean for run in per_seed] if len(designs) > 6 else []
     n_types = len(np.unique(items.type_of[items.type_of >= 0]))
     print(
-        f"\n{language.upper()}: {n_items} items ({n_types} types, {n_items - n_types} sentences); careful sigma "
-        f"{spread.sigma} fitted to a median scatter of {scatter:.3f} ({RATINGS_PER_MEAN[language]} ratings per "
-        f"mean, {careless:.0%} careless)"
+        f"\n{language.upper()}: {n_items} items ({n_types} types, {n_items - n_types} sentences); spread per {kind}: "
+        f"{describe(spread, scatter)} ({RATINGS_PER_MEAN[language]} ratings per mean, {careless:.0%} careless)"
     )
     print(f"{'design':44} {'ratings/item':>12}  {'MAE median [min, max]':>24}  {'type/token error':>24}  alpha  cover")
     for name, row in rows.items():
@@ -156,9 +207,11 @@ def language_figures(path: Path, language: str, seeds: int, careless: float) -> 
         f"{show(saving)}; references: oracle {refs['oracle']:.1%}, equal widths {refs['equal_width']:.1%}; "
         f"alpha published {PUBLISHED_ALPHA[language]:.2f}"
     )
+    other = SPREADS[1 - SPREADS.index(kind)]
     return {
         "items": n_items,
-        "sigma": spread.sigma,
+        "spread": kind,
+        "sigma": sigmas(spread),
         "median_scatter": scatter,
         "matched_precision": precision,
         "search_target_mae": search_target,
@@ -166,6 +219,35 @@ def language_figures(path: Path, language: str, seeds: int, careless: float) -> 
         "references": refs,
         "published_alpha": PUBLISHED_ALPHA[language],
         "designs": rows,
+        "degenerate": degenerate(spread),
+        f"by_{other}": sensitivity(compounds, sentences, language, seeds, careless, other),
+    }
+
+
+def sensitivity(rows: list[dict], sentences: np.ndarray, language: str, seeds: int, careless: float, kind: str):
+    """The saving and references under the other spread model, on the same reporting seeds (one printed line)."""
+    spread = spread_of(rows, sentences, language, careless, kind)
+    scatter, items = scatter_of(rows, sentences, kind), items_of(rows, sentences, spread)
+    precision, search_target = matched_precision(items, careless)
+    savings = []
+    if math.isfinite(precision):
+        designs = [planner.Fixed(10), planner.Adaptive(MATCHED_N_MIN, MATCHED_N_MAX, precision)]
+        for s in range(seeds):
+            fixed, matched = planner.plan(items, designs, careless=careless, simulations=1, seed=s)
+            savings.append(1 - matched.ratings.mean / fixed.ratings.mean)
+    saving, refs = summary(savings), references(items, careless)
+    print(
+        f"sensitivity, spread per {kind}: {describe(spread, scatter)}; matched precision {precision}; saving "
+        f"{show(saving)}; references: oracle {refs['oracle']:.1%}, equal widths {refs['equal_width']:.1%}"
+    )
+    return {
+        "sigma": sigmas(spread),
+        "degenerate": degenerate(spread),
+        "median_scatter": scatter,
+        "matched_precision": precision,
+        "search_target_mae": search_target,
+        "saving": saving,
+        "references": refs,
     }
 
 
@@ -174,21 +256,34 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--careless", type=float, default=0.1)
+    parser.add_argument("--spread", choices=SPREADS, default="language", help="the headline's spread model")
     save_flag(parser)
     args = parser.parse_args()
     started = time.perf_counter()
-    figures: dict = {"seeds": args.seeds, "careless": args.careless, "goal": GOAL}
+    figures: dict = {"seeds": args.seeds, "careless": args.careless, "goal": GOAL, "spread": args.spread}
+    other = SPREADS[1 - SPREADS.index(args.spread)]
     for language in ("en", "pt"):
         path = args.data / "nctti" / f"data_{language}.tsv"
-        figures[language] = language_figures(path, language, args.seeds, args.careless)
-        figures[f"saving_{language}"] = figures[language]["saving"]["median"]
+        figures[language] = found = language_figures(path, language, args.seeds, args.careless, args.spread)
+        figures[f"saving_{language}"] = found["saving"]["median"]
+        figures[f"saving_{language}_by_{other}"] = found[f"by_{other}"]["saving"]["median"]
+        figures[f"oracle_{language}_by_{other}"] = found[f"by_{other}"]["references"]["oracle"]
+        by_class = found if args.spread == "class" else found["by_class"]
+        figures[f"sigma_{language}_by_class"] = by_class["sigma"]
     savings = [figures["saving_en"], figures["saving_pt"]]
     figures["goal_met"] = all(s is not None and s >= GOAL for s in savings)
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    shown = ", ".join(
-        f"{lang.upper()} {'-' if v is None else f'{v:.1%}'}" for lang, v in zip(("en", "pt"), savings, strict=True)
+
+    def shown(key: str) -> str:
+        return ", ".join(
+            f"{lang.upper()} {'-' if (v := figures[key.format(lang)]) is None else f'{v:.1%}'}" for lang in ("en", "pt")
+        )
+
+    print(
+        f"\nratings saved at fixed N=10's error (median), spread per {args.spread}: {shown('saving_{}')}; "
+        f"goal {GOAL:.0%} on both: {figures['goal_met']}\n"
+        f"sensitivity, spread per {other}: {shown('saving_{}_by_' + other)} (not the headline)"
     )
-    print(f"\nratings saved at fixed N=10's error (median): {shown}; goal {GOAL:.0%} on both: {figures['goal_met']}")
     emit("adaptive_allocation", figures, save=args.save)
 
 

@@ -79,6 +79,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "curator:example_edit": (("3xx", "403", "3xx", "404", "404"), {"slug": "campaign"}),
     "curator:example_remove": (POST_ONLY, {"slug": "campaign"}),
     "curator:quality": (CURATOR_PAGE, {"slug": "campaign"}),
+    "curator:planner": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:payments": (CURATOR_PAGE, {"slug": "campaign"}),
     "curator:prolific": (POST_ONLY, {"slug": "campaign"}),
     "curator:payment_file": (CURATOR_PAGE, {"slug": "campaign", "name": "prolific.csv"}),
