@@ -13,6 +13,7 @@ import uuid
 from django.db.models import Case, F, FloatField, QuerySet, Value, When
 from django.db.models.functions import Cast, Sqrt
 
+from annotation import allocation
 from annotation.models import Annotator, Assignment, Item
 from core.prepared import Prepared
 
@@ -76,11 +77,12 @@ FREE_ITEM = Prepared(
 # The adaptive allocation's next item (``annotation.allocation``): first every item below the minimum,
 # fewest taken first; then the open item with the widest interval. An item with ratings still pending
 # is ranked by the width it is expected to have once they arrive (the posterior's spread shrinks as
-# 1/sqrt(ratings + prior)), so a hundred workers arriving at once do not all get the same wide item.
+# 1/sqrt(ratings + prior + 1)), so a hundred workers arriving at once do not all get the same wide item.
 # Ties by fewest taken, then the seeded order.
 BELOW_MINIMUM = 1000.0
 _EXPECTED_WIDTH = F("interval_width") * Sqrt(
-    (Cast("rating_count", FloatField()) + Value(1.0)) / (Cast("taken", FloatField()) + Value(1.0))
+    (Cast("rating_count", FloatField()) + Value(allocation.PRIOR + 1))
+    / (Cast("taken", FloatField()) + Value(allocation.PRIOR + 1))
 )
 ADAPTIVE_FREE_ITEM = Prepared(
     lambda campaign, cap, n_min, annotator: (

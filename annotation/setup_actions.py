@@ -19,6 +19,8 @@ from datasets.models import Compound, Sentence
 
 CHECK_ROLES = (Item.Role.TRAINING, Item.Role.ATTENTION)
 GOLD_FIELDS = ("gold_head", "gold_modifier", "gold_compound")
+# The settings the adaptive rule's decisions depend on.
+ALLOCATION_FIELDS = ("allocation", "ratings_per_item", "min_ratings_per_item", "precision", "precision_of")
 
 
 class SetupError(ValueError):
@@ -119,12 +121,14 @@ def remove_worked_example(example: WorkedExample) -> None:
 def save_campaign(campaign: Campaign) -> Campaign:
     """A campaign's edited settings (the form checked them; the fields that fix its items are not editable).
 
-    The items' intervals and the adaptive rule's decisions are made afresh: the policy or its precision
-    may have changed (a settled item opens again when the precision asked for is now finer).
+    When the allocation's settings change, the items' intervals and the adaptive rule's decisions are
+    made afresh (a settled item opens again when the precision asked for is now finer).
     """
+    before = Campaign.objects.filter(pk=campaign.pk).values(*ALLOCATION_FIELDS).first()
     with transaction.atomic():
         campaign.save()
-        refresh_intervals(campaign)
+        if before != {name: getattr(campaign, name) for name in ALLOCATION_FIELDS}:
+            refresh_intervals(campaign)
     return campaign
 
 
