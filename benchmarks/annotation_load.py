@@ -71,7 +71,7 @@ def manage(env: dict, *args: str, stdin: str | None = None) -> str:
     return out.stdout
 
 
-def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None) -> None:
+def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None, allocation: str = "fixed") -> None:
     import psycopg2
 
     parsed = urllib.parse.urlparse(database_url)
@@ -102,7 +102,9 @@ def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None) -
             "from annotation.models import Campaign; from annotation.setup_actions import add_items; from annotation.curate.study_setup import item_targets;"
             "from datasets.models import Collection;"
             f"c = Campaign.objects.create(name='Benchmark', slug='{SLUG}', collection=Collection.objects.get(slug='{collection}'),"
-            f" language='en', ratings_per_item={annotators}, seed=1, status='open', consent_text='Benchmark consent.');"
+            f" language='en', ratings_per_item={annotators}, seed=1, status='open', consent_text='Benchmark consent.',"
+            # adaptive: every item gets 3 to N ratings, until its interval is narrower than 1.5 points
+            f" allocation='{allocation}', min_ratings_per_item={min(3, annotators)}, precision=1.5);"
             "add_items(c, item_targets(c))"
         ),
     )
@@ -273,6 +275,12 @@ def main() -> None:
         default=2.0,
         help="mean seconds an annotator spends on an item before submitting (0: hammer)",
     )
+    parser.add_argument(
+        "--allocation",
+        choices=["fixed", "adaptive"],
+        default="fixed",
+        help="the campaign's allocation (adaptive: 3 to N ratings an item, precision 1.5; docs/adaptive-allocation.md)",
+    )
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/workbench_bench")
     parser.add_argument(
         "--cache-url",
@@ -303,7 +311,7 @@ def main() -> None:
         import redis
 
         redis.Redis.from_url(args.cache_url).flushdb()
-    prepare(env, args.database_url, args.annotators, nctti)
+    prepare(env, args.database_url, args.annotators, nctti, args.allocation)
     manage(env, "collectstatic", "--noinput", "-v0")
     server = subprocess.Popen(
         [
@@ -407,6 +415,8 @@ def main() -> None:
 
     cache = "Redis cache" if args.cache_url.startswith("redis") else "no shared cache"
     scope = f"{args.annotators} annotators, think {args.think:g} s, {args.workers} workers, {cache}"
+    if args.allocation != "fixed":
+        scope += f", {args.allocation} allocation"
     emit("annotation_load", {"scope": scope, **result}, save=args.save)
 
 
