@@ -200,11 +200,11 @@ def _questions(job: AnnotationJob, shard: AnnotationShard) -> list[_Question]:
     return found
 
 
-def _cache_get(key: str) -> dict | None:
+def cache_get(key: str) -> dict | None:
     return CachedResponse.objects.filter(key=key).values_list("response", flat=True).first()
 
 
-def _cache_put(model_name: str):
+def cache_put(model_name: str):
     def put(key: str, response: dict) -> None:
         # One INSERT; a row another worker wrote first for the same request stays (it is the same answer).
         CachedResponse.objects.bulk_create(
@@ -253,11 +253,11 @@ def _answer(job: AnnotationJob, shard: AnnotationShard, annotator) -> list[tuple
     """Every question of the shard asked, ``concurrency`` at a time over HTTP (one at a time for a local model,
     and inside a transaction, whose rows other threads' connections could not see)."""
     questions = _questions(job, shard)
-    put = _cache_put(job.model.name)
+    put = cache_put(job.model.name)
 
     def one(question: _Question) -> tuple[_Question, Outcome]:
         seed = config.sample_seed(job.settings, question.annotator.sample)
-        return question, ask_item(annotator, question.messages, job.settings, seed, _cache_get, put)
+        return question, ask_item(annotator, question.messages, job.settings, seed, cache_get, put)
 
     workers = int(job.settings["concurrency"])
     if workers == 1 or isinstance(annotator, LocalAnnotator) or connection.in_atomic_block or len(questions) < 2:

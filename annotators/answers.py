@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from annotation.protocol import MAX_PARAPHRASE_LENGTH, MAX_PARAPHRASES
@@ -46,7 +46,7 @@ class Parsed:
         return not self.error
 
 
-def _json_object(text: str) -> str | None:
+def json_object(text: str) -> str | None:
     """The first balanced ``{...}`` of the text (strings and escapes respected), or None."""
     start = text.find("{")
     if start < 0:
@@ -74,7 +74,7 @@ def _json_object(text: str) -> str | None:
 
 def parse(text: str) -> Parsed:
     """The answer in ``text``, or why it is not one (``Parsed.error``); see the module's docstring."""
-    found = _json_object(text or "")
+    found = json_object(text or "")
     if found is None:
         return Parsed(error="no JSON object in the answer")
     try:
@@ -105,6 +105,19 @@ def parse(text: str) -> Parsed:
     if len(given) > MAX_PARAPHRASES:
         return Parsed(error=f"paraphrases: {len(given)} given, at most {MAX_PARAPHRASES}")
     return Parsed(scores=scores, paraphrases=given)
+
+
+@dataclass(frozen=True)
+class AnswerFormat:
+    """What an answer must be: the JSON schema sent as ``response_format`` (under ``name``) and the strict parser
+    whose result has ``valid`` and ``error``. ``REDDY`` is the crowd's questions'; others ask other things."""
+
+    name: str
+    schema: dict
+    parse: Callable[[str], object]
+
+
+REDDY = AnswerFormat("reddy_answer", ANSWER_SCHEMA, parse)
 
 
 def distribution(logprobs: Mapping[str, float]) -> dict | None:

@@ -15,17 +15,22 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from annotators.answers import REDDY, AnswerFormat, Parsed
 from annotators.answers import distribution as digit_distribution
-from annotators.answers import parse
 from annotators.chat import Reply
 
 RETRY_MESSAGE = "Your answer could not be read ({error}). Answer again with the JSON object only."
 
 
-def request_key(identity: dict, messages: Sequence[dict], settings: dict, seed: int) -> str:
-    """sha256 of what makes a response: the model's identity, the messages and the settings that shape the answer."""
+def request_key(
+    identity: dict, messages: Sequence[dict], settings: dict, seed: int, answer_format: AnswerFormat = REDDY
+) -> str:
+    """sha256 of what makes a response: the model's identity, the messages, the settings that shape the answer
+    and (other than the crowd's questions') the answer's format."""
     shaping = {k: settings[k] for k in ("temperature", "max_tokens", "structured", "logprobs")}
     payload = {"identity": identity, "messages": list(messages), "seed": seed, **shaping}
+    if answer_format is not REDDY:  # the crowd's questions' keys stay what they were
+        payload["format"] = [answer_format.name, answer_format.schema]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -44,6 +49,8 @@ class Outcome:
     completion_tokens: int = 0
     cached: int = 0  # attempts answered from the cache
     sent: int = 0  # attempts sent to the model
+    key: str = ""  # the response cache's key of the last answer
+    answer: object = None  # what ``answer_format.parse`` made of a valid answer
 
 
 def ask_item(
@@ -53,26 +60,30 @@ def ask_item(
     seed: int,
     cache_get: Callable[[str], dict | None],
     cache_put: Callable[[str, dict], None],
+    answer_format: AnswerFormat = REDDY,
 ) -> Outcome:
     """Ask ``annotator`` (``ChatAnnotator`` or ``LocalAnnotator``) until the answer parses or the attempts run out."""
     identity = annotator.identity()
     conversation = list(messages)
     outcome = Outcome(valid=False)
     for attempt in range(1, int(settings["max_attempts"]) + 1):
-        key = request_key(identity, conversation, settings, seed)
+        key = request_key(identity, conversation, settings, seed, answer_format)
         stored = cache_get(key)
         if stored is not None:
             reply, outcome.cached = Reply.from_dict(stored), outcome.cached + 1
         else:
-            reply = annotator.ask(conversation, settings, seed)
+            asked = (conversation, settings, seed) if answer_format is REDDY else (conversation, settings, seed, answer_format)  # fmt: skip
+            reply = annotator.ask(*asked)
             cache_put(key, reply.as_dict())
             outcome.sent += 1
             outcome.prompt_tokens += reply.prompt_tokens
             outcome.completion_tokens += reply.completion_tokens
-        outcome.attempts, outcome.raw_text = attempt, reply.text
-        parsed = parse(reply.text)
+        outcome.attempts, outcome.raw_text, outcome.key = attempt, reply.text, key
+        parsed = answer_format.parse(reply.text)
         if parsed.valid:
-            outcome.valid, outcome.error = True, ""
+            outcome.valid, outcome.error, outcome.answer = True, "", parsed
+            if not isinstance(parsed, Parsed):
+                return outcome
             outcome.scores, outcome.paraphrases = parsed.scores, parsed.paraphrases
             outcome.distributions = {
                 key_: found for key_, logprobs in reply.digits.items() if (found := digit_distribution(logprobs))

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from annotators.answers import ANSWER_SCHEMA, digit_positions
+from annotators.answers import REDDY, AnswerFormat, digit_positions
 from annotators.limits import Counter, RateLimiter
 from probing.embedding.network import ApiRules, Endpoint
 
@@ -66,8 +66,9 @@ class ChatAnnotator(Endpoint):
     def identity(self) -> dict:
         return {"kind": self.kind, "name": self.model, "base_url": self.base_url, "revision": self.model}
 
-    def ask(self, messages: Sequence[dict], settings: dict, seed: int) -> Reply:
-        """The server's answer to ``messages`` with the job's ``settings`` and this sample's ``seed``."""
+    def ask(self, messages: Sequence[dict], settings: dict, seed: int, answer_format: AnswerFormat = REDDY) -> Reply:
+        """The server's answer to ``messages`` with the job's ``settings`` and this sample's ``seed``; under
+        ``answer_format``'s schema when ``structured``."""
         request: dict = {
             "model": self.model,
             "messages": list(messages),
@@ -78,7 +79,7 @@ class ChatAnnotator(Endpoint):
         if settings.get("structured"):
             request["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "reddy_answer", "schema": ANSWER_SCHEMA, "strict": True},
+                "json_schema": {"name": answer_format.name, "schema": answer_format.schema, "strict": True},
             }
         if settings.get("logprobs"):
             request |= {"logprobs": True, "top_logprobs": TOP_LOGPROBS}

@@ -9,6 +9,10 @@ from the model's next-token distribution restricted to them (the most likely at 
 else drawn with the sample's seed), and the log-probabilities of all six are kept (the answer's
 distribution); one paraphrase is up to ``PARAPHRASE_TOKENS`` tokens the model generates until it
 closes the string. Every step reuses the key-value cache of the steps before it.
+
+``LocalProposer`` asks the same way for a compound's synonyms (``synonym_prompts.PROPOSAL_SCHEMA``): for
+each side a list whose strings the model writes as it writes a paraphrase, and after each one the
+model's choice between "," (another) and "]" (no more), up to ``MAX_PER_SIDE``.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from annotators.answers import DIGITS, KEYS
+from annotators.answers import DIGITS, KEYS, AnswerFormat
 from annotators.chat import Reply
 from annotators.prompts import as_prompt
+from annotators.synonym_prompts import MAX_PER_SIDE, PROPOSALS, SIDES
 
 PARAPHRASE_TOKENS = 8
 STOP_CHARACTERS = ('"', "\\", "\n", "]", "}")
@@ -74,20 +79,77 @@ class LocalAnnotator:
             answer[key] = int(DIGITS[chosen])
             state.append_id(self.digit_ids[DIGITS[chosen]])
         state.extend(', "paraphrases": ["')
-        words: list[int] = []
-        for _ in range(PARAPHRASE_TOKENS):
-            logprobs = state.logprobs()
-            token = int(_choose(logprobs, temperature, generator))
-            piece = self.tokenizer.decode([token])
-            if token == self.tokenizer.eos_token_id or any(c in piece for c in STOP_CHARACTERS) or not piece.strip():
-                break
-            words.append(token)
-            state.append_id(token)
-        paraphrase = " ".join(self.tokenizer.decode(words, skip_special_tokens=True).split())
+        paraphrase = _string(state, self.tokenizer, temperature, generator)
         answer["paraphrases"] = [paraphrase] if paraphrase else []
         return Reply(
             text=json.dumps(answer, ensure_ascii=False),
             digits=digits,
+            prompt_tokens=state.prompt_tokens,
+            completion_tokens=state.length - state.prompt_tokens,
+        )
+
+
+def _string(state: _State, tokenizer, temperature: float, generator) -> str:
+    """Up to ``PARAPHRASE_TOKENS`` tokens the model writes inside a JSON string, until it would close it."""
+    words: list[int] = []
+    for _ in range(PARAPHRASE_TOKENS):
+        token = int(_choose(state.logprobs(), temperature, generator))
+        piece = tokenizer.decode([token])
+        if token == tokenizer.eos_token_id or any(c in piece for c in STOP_CHARACTERS) or not piece.strip():
+            break
+        words.append(token)
+        state.append_id(token)
+    return " ".join(tokenizer.decode(words, skip_special_tokens=True).split())
+
+
+def _single_token(tokenizer, text: str) -> int | None:
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    return ids[0] if len(ids) == 1 else None
+
+
+class LocalProposer:
+    """A local causal LM proposing a compound's synonyms under ``PROPOSAL_SCHEMA``; ``language_model`` as above."""
+
+    kind = "causal_lm"
+
+    def __init__(self, language_model) -> None:
+        self.language_model = language_model
+        self.model, self.tokenizer = language_model.model, language_model.tokenizer
+        self.more, self.end = _single_token(self.tokenizer, ","), _single_token(self.tokenizer, "]")
+
+    def identity(self) -> dict:
+        return self.language_model.identity()
+
+    def ask(
+        self, messages: Sequence[dict], settings: dict, seed: int, answer_format: AnswerFormat = PROPOSALS
+    ) -> Reply:
+        import torch
+
+        if answer_format is not PROPOSALS:
+            raise ValueError(f"a local proposer answers {PROPOSALS.name}, not {answer_format.name}")
+        generator = torch.Generator().manual_seed(int(seed))
+        temperature = float(settings["temperature"])
+        state = _State(self.model, self.tokenizer, as_prompt(messages))
+        answer: dict[str, list[str]] = {}
+        for number, side in enumerate(SIDES):
+            state.extend(("{" if number == 0 else "], ") + f'"{side}": [')
+            answer[side] = []
+            while len(answer[side]) < MAX_PER_SIDE:
+                state.extend('"')
+                word = _string(state, self.tokenizer, temperature, generator)
+                state.extend('"')
+                if not word:
+                    break
+                answer[side].append(word)
+                if self.more is None or self.end is None:
+                    break  # the vocabulary cannot say "another": one word a side
+                options = state.logprobs()[[self.more, self.end]]
+                if _choose(options, temperature, generator) == 1:
+                    break
+                state.append_id(self.more)
+                state.extend(" ")
+        return Reply(
+            text=json.dumps(answer, ensure_ascii=False),
             prompt_tokens=state.prompt_tokens,
             completion_tokens=state.length - state.prompt_tokens,
         )

@@ -9,11 +9,15 @@ their worker dies, and idempotent (``annotators.actions.run_shard``).
 from __future__ import annotations
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from annotators.actions import AnnotatorError, create_job, fail_job, resume_job_shards, run_shard
 from annotators.models import AnnotationJob, AnnotationShard
+from annotators.proposing import propose_synonyms
 from core.shards import requeue_stale
+from datasets.models import Compound
+from probing.models import EmbeddingModel
 
 MAX_RETRIES = 3
 
@@ -59,3 +63,21 @@ def resume(job: AnnotationJob) -> list[int]:
     pending = resume_job_shards(job)
     enqueue(job, pending)
     return pending
+
+
+@shared_task(acks_late=True)
+def propose_synonyms_task(
+    model_id: int, compound_ids: list[int], template_name: str | None = None, settings: dict | None = None, user_id=None
+) -> dict:
+    """Ask a model for the synonyms of these compounds (``annotators.proposing``); asked again, the cache answers."""
+    model = EmbeddingModel.objects.get(pk=model_id)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    compounds = Compound.objects.filter(pk__in=compound_ids).order_by("pk")
+    return vars(propose_synonyms(model, compounds, template_name, settings, user))
+
+
+def start_proposals(model, compound_ids: list[int], template_name=None, settings=None, user=None) -> None:
+    """Enqueue a proposal request on the model's queue once the transaction commits."""
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    arguments = (model.pk, list(compound_ids), template_name, settings, user_id)
+    transaction.on_commit(lambda: propose_synonyms_task.apply_async(arguments, queue=model.celery_queue))

@@ -1,4 +1,5 @@
-"""What building the minimal pairs records: curators' decisions on variants, corpus frequency tables, and the jobs.
+"""What building the minimal pairs records: curators' decisions on variants, corpus frequency tables, the jobs,
+and the synonyms a model proposed (``SynonymRequest``, ``ProposedSynonym``).
 
 The three models were made by the datasets app and moved here (building/migrations/0001_initial.py);
 their tables keep the names ``datasets_variantchange``, ``datasets_frequencytable`` and
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from core.models import FINISHED, JobRecord, JobStatus, Shard
-from datasets.models import Variant, language_code_validator
+from datasets.models import Compound, Variant, language_code_validator
 
 
 class VariantChange(models.Model):
@@ -119,3 +120,72 @@ class BuildShard(Shard):
 
     def __str__(self) -> str:
         return f"part {self.index} of build job #{self.job_id} ({self.status})"
+
+
+class SynonymRequest(models.Model):
+    """One model asked for one compound's synonyms with one prompt template: what it answered, or why it was invalid.
+
+    Written by ``building.variants.proposals.record_proposals``; asking again with the same model and
+    template replaces the outcome (the response cache makes that free when nothing changed).
+    """
+
+    compound = models.ForeignKey(Compound, on_delete=models.CASCADE, related_name="synonym_requests")
+    model_name = models.CharField(max_length=200)
+    model_identity = models.JSONField(default=dict, help_text="The weights or endpoint that answered.")
+    template_name = models.CharField(max_length=60)
+    template_version = models.PositiveSmallIntegerField()
+    template_text = models.TextField()
+    request_settings = models.JSONField(default=dict, help_text="The resolved settings it was asked with.")
+    valid = models.BooleanField(default=False)
+    error = models.CharField(max_length=300, blank=True, help_text="Why the last answer did not parse.")
+    raw_text = models.TextField(blank=True, help_text="The last answer as the model wrote it.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_key = models.CharField(max_length=64, blank=True, help_text="The response cache's key of the last answer.")
+    filtered = models.JSONField(default=list, blank=True, help_text="Proposed words left out, each with the reason.")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["compound", "model_name", "template_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["compound", "model_name", "template_name", "template_version"], name="synonym_request_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.model_name} on {self.compound} ({self.template_name} v{self.template_version})"
+
+
+class ProposedSynonym(models.Model):
+    """A word a model proposed for a compound's side; a candidate like the lexicon's, never approved on its own."""
+
+    class Side(models.TextChoices):
+        NC = "nc", "The whole compound"
+        HEAD = "head", "The head"
+        MODIFIER = "modifier", "The modifier"
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed"
+        APPROVED = "approved", "Approved by a curator"
+        REJECTED = "rejected", "Rejected by a curator"
+
+    SOURCE = "model"
+
+    request = models.ForeignKey(SynonymRequest, on_delete=models.CASCADE, related_name="proposals")
+    compound = models.ForeignKey(Compound, on_delete=models.CASCADE, related_name="proposed_synonyms")
+    side = models.CharField(max_length=8, choices=Side.choices)
+    word = models.CharField(max_length=100)
+    rank = models.PositiveSmallIntegerField(help_text="1: the model's first proposal for this side.")
+    source = models.CharField(max_length=10, default=SOURCE, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED, db_index=True)
+
+    class Meta:
+        ordering = ["compound", "side", "rank", "pk"]
+        constraints = [models.UniqueConstraint(fields=["request", "side", "word"], name="proposed_synonym_once")]
+
+    def __str__(self) -> str:
+        return f"{self.word} for the {self.side} of {self.compound_id} ({self.status})"
