@@ -65,9 +65,27 @@ def marked_text(variant: Variant) -> str:
     return f"{before}[{replacement}]{after}"
 
 
+def ranking_rows(details: dict) -> list[dict]:
+    """Each replaced word's source and score parts as the generator stored them (``details["ranking"]``),
+    largest contribution first; empty for a variant ranked before the scoring existed or not ranked."""
+    ranking = (details or {}).get("ranking") or {}
+    rows = []
+    for side in ("modifier", "head"):
+        score = ranking.get(side)
+        if not isinstance(score, dict):
+            continue
+        parts = sorted((score.get("parts") or {}).items(), key=lambda item: (-abs(item[1]), item[0]))
+        word = (details.get(side) or {}).get("synonym", "")
+        rows.append({"side": side, "word": word, "source": score.get("source", ""), "parts": parts,
+                     "total": score.get("total")})  # fmt: skip
+    return rows
+
+
 def decorate(variant: Variant) -> Variant:
     """What the row template shows beyond the model's fields."""
     variant.status_label = STATUS_LABELS.get(variant.status, variant.status)
+    variant.ranking = ranking_rows(variant.details)
+    variant.ranking_total = ((variant.details or {}).get("ranking") or {}).get("total")
     variant.flag_items = [split_flag(flag) for flag in variant.flags]
     variant.resolved_flags = (variant.details or {}).get("resolved_flags", [])
     variant.marked_text = marked_text(variant)

@@ -1,7 +1,9 @@
 """Which variants a compound gets, planned from its words, the lexicon's synonyms and the NC_Rand pool.
 
-``synonym_query`` gathers what every synonym variant is built from (scored in the compound's own
-sentences when a sentence model is loaded); ``plan_compound`` asks the pure rules
+``synonym_query`` gathers what every synonym variant is built from: the lexicon's synonyms, the
+words in the crowd's paraphrases (``crowd``) and any other source's proposals, with the evidence the
+ranking weighs (``building.rules.synonyms.scoring``), scored in the compound's own sentences when a
+sentence model is loaded; ``plan_compound`` asks the pure rules
 (``building.rules``) for every kind and slot. ``generation`` writes what the plan says.
 """
 
@@ -14,9 +16,11 @@ from building.lexicon.portuguese_morphology import default_morphology
 from building.rules import plan
 from building.rules.grammar.inflection import pt_agreement_flags
 from building.rules.nc_rand.pools import modifier_kind, natural_for
+from building.rules.synonyms.crowd import crowd_proposals
 from building.rules.synonyms.generic import generic_replacements, generic_words
 from building.rules.synonyms.layout import WordNotInCompound
 from building.rules.synonyms.lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive
+from building.rules.synonyms.scoring import MODEL, Proposal
 from building.rules.synonyms.words_syn import (
     SynonymQuery,
     head_synonyms,
@@ -25,6 +29,7 @@ from building.rules.synonyms.words_syn import (
     scored_in_context,
     words_syn,
 )
+from building.variants.proposals import proposals_for
 from building.variants.resources import Resources
 from datasets import vocabulary
 from datasets.formats.spans import Span
@@ -58,13 +63,26 @@ def compound_synonyms(compound: Compound, resources: Resources) -> tuple[str, st
     return modifier, head, without_offensive(found, resources.offensive)
 
 
+def model_proposals(compound: Compound) -> list[Proposal]:
+    """The single words models proposed for the compound's head and modifier (``propose_synonyms``), best first;
+    rejected ones left out. The models' NC synonyms are shown to curators, not yet used as NC_Syn."""
+    found = proposals_for(compound.pk)
+    return [Proposal(side, word, MODEL) for side in ("modifier", "head") for word in found.get(side, [])]
+
+
 def synonym_query(
-    compound: Compound, resources: Resources, contexts: Sequence[tuple[str, Span]] | None = ()
+    compound: Compound,
+    resources: Resources,
+    contexts: Sequence[tuple[str, Span]] | None = (),
+    proposals: Sequence[Proposal] = (),
 ) -> SynonymQuery:
-    """What the compound's synonym variants are built from, with the synonyms scored in ``contexts`` (the
+    """What the compound's synonym variants are built from, with the candidates scored in ``contexts`` (the
     compound's sentences; none: the compound alone) when ``resources`` has a sentence similarity and
-    ``contexts`` is not None."""
+    ``contexts`` is not None. ``proposals``: candidates from another source (a model's), ranked with the
+    lexicon's and the crowd's; an offensive word is dropped whatever its source."""
     modifier, head, found = compound_synonyms(compound, resources)
+    paraphrases = [(p.text, p.frequency) for p in compound.paraphrases.all()]
+    extra = [*crowd_proposals(paraphrases, modifier, head, compound.language), *model_proposals(compound), *proposals]
     query = SynonymQuery(
         compound=compound.text,
         modifier=modifier,
@@ -73,6 +91,10 @@ def synonym_query(
         head_synonyms=found.head,
         frequency=resources.frequency,
         resource=found.resource,
+        language=compound.language,
+        crowd=paraphrases,
+        proposals=[p for p in extra if not resources.offensive.blocks(p.word)],
+        morphology=default_morphology(compound.language),
     )
     if resources.similarity is not None and contexts is not None:
         try:
@@ -84,13 +106,17 @@ def synonym_query(
 
 
 def plan_compound(
-    compound: Compound, resources: Resources, slots: Iterable[int], contexts: Sequence[tuple[str, Span]] = ()
+    compound: Compound,
+    resources: Resources,
+    slots: Iterable[int],
+    contexts: Sequence[tuple[str, Span]] = (),
+    proposals: Sequence[Proposal] = (),
 ) -> plan.CompoundPlan:
     """``contexts``: the compound's sentences (text, span), where synonyms are ranked by fit when
-    ``resources`` has a sentence similarity."""
+    ``resources`` has a sentence similarity; ``proposals``: candidates from another source (a model's)."""
     lexicon, frequency = resources.lexicon, resources.frequency
     words = compound.text.split()
-    query = synonym_query(compound, resources, contexts)
+    query = synonym_query(compound, resources, contexts, proposals)
     modifier, head = query.modifier, query.head
     notes: list[str] = []
 

@@ -3,9 +3,11 @@
 He et al. (2024, NCIMP §3.1) replace both words of a compound by synonyms from WordNet,
 ranked first by how common the senses are and then by how common the words are; the
 public release adds one-sided variants. Every function here takes one ``SynonymQuery``: the
-compound, its two words, their synonyms (``synonym_lookup``), how common a word is, and, when
-the generator has a sentence model, how well each synonym fits the compound's own sentences.
-Words are replaced where they stand (``layout``).
+compound, its two words, their synonyms (``synonym_lookup``) and words other sources proposed
+(the crowd's paraphrases, a model), how common a word is, and, when the generator has a sentence
+model, how well each candidate fits the compound's own sentences. Candidates are ranked by the
+tuned score of ``scoring`` (its parts are kept in the details under "ranking"); a pair by the sum
+of its two words' scores. Words are replaced where they stand (``layout``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from building.lexicon.base import Synonym
+from building.rules.synonyms import scoring
 from building.rules.synonyms.context_fit import ContextFit, Similarity, context_fit, contexts_of
+from building.rules.synonyms.crowd import Paraphrases, support_index, word_key
 from building.rules.synonyms.layout import Layout, Replacement, locate
+from building.rules.synonyms.scoring import Evidence, Proposal, Score, Weights
 from datasets import vocabulary
 from datasets.formats.spans import Span, fold
 
@@ -41,6 +46,11 @@ class SynonymQuery:
     resource: str = ""
     limit: int = LIMIT
     fit: ContextFit | None = None
+    language: str = ""  # for the crowd's words (number aside); "" compares them by case and accents only
+    crowd: Paraphrases = ()  # the crowd's paraphrases of the compound: the "crowd" feature
+    proposals: Sequence[Proposal] = ()  # candidates from other sources (the crowd's words, a model's)
+    morphology: object | None = None  # PortugueseMorphology for the "morphology" feature; None: unknown
+    weights: Weights | None = None  # None: the recorded (tuned) weights
 
     def layout(self) -> Layout:
         """Where both words stand; raises WordNotInCompound when one is not a word of the compound."""
@@ -71,21 +81,53 @@ def _log(value: float) -> float:
     return math.log10(max(value, FREQUENCY_FLOOR))
 
 
-def _usable(options: Sequence[Synonym], word: str, *others: str) -> list[Synonym]:
-    """Options for ``word`` in order, without the compound's own words and without repeats (case and accents aside).
+def _usable(options: Sequence[tuple[Synonym, str]], word: str, *others: str) -> list[tuple[Synonym, str]]:
+    """(option, source) for ``word`` in order, without the compound's own words and without repeats (case and
+    accents aside): a word both the lexicon and the crowd give is the lexicon's.
 
     A lower-case word is not replaced by a capitalised lemma: "beaver" the animal is not "Oregonian".
     """
     seen = {fold(original) for original in (word, *others)}
     proper_allowed = word[:1].isupper()
     kept = []
-    for option in options:
+    for option, source in options:
         key = fold(option.lemma)
-        if key in seen or (option.lemma[:1].isupper() and not proper_allowed):
+        if not key or key in seen or (option.lemma[:1].isupper() and not proper_allowed):
             continue
         seen.add(key)
-        kept.append(option)
+        kept.append((option, source))
     return kept
+
+
+def side_evidence(query: SynonymQuery, side: str, frequency: Frequency | None = None) -> list[tuple[Synonym, Evidence]]:
+    """Every usable candidate of ``side`` (the lexicon's in its order, then other sources') with its evidence."""
+    word, options = query.side(side)
+    frequency = frequency or _cached(query.frequency)
+    proposed = [(Synonym(p.word, 0, 0), p.source) for p in query.proposals if p.side == side]
+    usable = _usable([*((o, scoring.LEXICON) for o in options), *proposed], word, query.modifier, query.head)
+    crowd = support_index(query.crowd, query.language) if query.crowd else {}
+    return [
+        (
+            synonym,
+            Evidence(
+                word=synonym.lemma,
+                source=source,
+                sense_rank=synonym.sense_rank,
+                frequency=frequency(synonym.lemma),
+                context_fit=_fit(query.fit, side, synonym.lemma),
+                crowd=crowd.get(word_key(synonym.lemma, query.language), 0),
+                morphology=scoring.morphology_fit(query.morphology, word, synonym.lemma, side),
+            ),
+        )
+        for synonym, source in usable
+    ]
+
+
+def _ranked(query: SynonymQuery, side: str, frequency: Frequency) -> list[tuple[Synonym, Score]]:
+    """Usable candidates of ``side``, best score first (``scoring.ranked``)."""
+    evidence = side_evidence(query, side, frequency)
+    by_word = {id(e): s for s, e in evidence}
+    return [(by_word[id(score.evidence)], score) for score in scoring.ranked([e for _, e in evidence], query.weights)]
 
 
 def _side(word: str, synonym: Synonym, frequency: float, fit: float | None = None) -> dict:
@@ -103,34 +145,34 @@ def _fit(fit: ContextFit | None, side: str, word: str) -> float | None:
     return fit.score(side, word) if fit else None
 
 
-def _pair_key(fit: ContextFit | None, m: Synonym, h: Synonym) -> tuple[int, float]:
-    """Pairs whose both words were scored in context first, by the sum of their fits."""
-    if fit is None:
-        return (0, 0.0)
-    a, b = fit.score("modifier", m.lemma), fit.score("head", h.lemma)
-    return ((a is None) + (b is None), -((a or 0.0) + (b or 0.0)))
+def _ranking(**scores: Score) -> dict:
+    """What the curator sees of the ranking: each word's source and score parts, and the total."""
+    return {
+        **{side: s.as_dict() for side, s in scores.items()},
+        "total": round(sum(s.total for s in scores.values()), 4),
+    }
 
 
 def words_syn(query: SynonymQuery) -> list[Replacement]:
-    """Up to ``query.limit`` compounds with both words replaced: best fit in the compound's sentences
-    (``query.fit``), then lowest sense-rank sum, then most frequent words.
+    """Up to ``query.limit`` compounds with both words replaced: highest sum of both words' scores, then
+    lowest sense-rank sum, then most frequent words.
 
     Raises WordNotInCompound when the modifier or the head is not a word of the compound.
     """
     q = query
     layout = q.layout()
     frequency = _cached(q.frequency)
-    modifiers = _usable(q.modifier_synonyms, q.modifier, q.head)
-    heads = _usable(q.head_synonyms, q.head, q.modifier)
+    modifiers, heads = _ranked(q, "modifier", frequency), _ranked(q, "head", frequency)
     pairs = []
-    for m in modifiers:
-        for h in heads:
+    for m, m_score in modifiers:
+        for h, h_score in heads:
             text = layout.replace(modifier=m.lemma, head=h.lemma)
-            score = _log(frequency(m.lemma)) + _log(frequency(h.lemma))
-            pairs.append((_pair_key(q.fit, m, h), m.sense_rank + h.sense_rank, -score, fold(text), text, m, h))
+            common = _log(frequency(m.lemma)) + _log(frequency(h.lemma))
+            total = -round(m_score.total + h_score.total, 9)
+            pairs.append((total, m.sense_rank + h.sense_rank, -common, fold(text), text, m, h, m_score, h_score))
     pairs.sort(key=lambda pair: pair[:4])
     found, seen = [], {fold(q.compound)}
-    for _, rank_sum, _, key, text, m, h in _diverse(pairs):
+    for _, rank_sum, _, key, text, m, h, m_score, h_score in _diverse(pairs):
         if key in seen:
             continue
         seen.add(key)
@@ -139,6 +181,7 @@ def words_syn(query: SynonymQuery) -> list[Replacement]:
             "sense_rank_sum": rank_sum,
             "modifier": _side(q.modifier, m, frequency(m.lemma), _fit(q.fit, "modifier", m.lemma)),
             "head": _side(q.head, h, frequency(h.lemma), _fit(q.fit, "head", h.lemma)),
+            "ranking": _ranking(modifier=m_score, head=h_score),
         }
         found.append(Replacement(vocabulary.SYNONYM_BOTH, text, details))
         if len(found) == q.limit:
@@ -149,19 +192,20 @@ def words_syn(query: SynonymQuery) -> list[Replacement]:
 def scored_in_context(
     query: SynonymQuery, contexts: Sequence[tuple[str, Span]], similarity: Similarity, model: str = ""
 ) -> ContextFit:
-    """Both sides' best-ranked synonyms scored in the compound's sentences, in one call of ``similarity``.
+    """Both sides' best-ranked candidates (by the score without context) scored in the compound's sentences,
+    in one call of ``similarity``.
 
     Raises WordNotInCompound when the modifier or the head is not a word of the compound.
     """
     layout = query.layout()
     frequency = _cached(query.frequency)
-    others = (query.modifier, query.head)
+    unscored = query.with_fit(None)
     return context_fit(
         contexts_of(query.compound, contexts),
         query.compound,
         layout.replace,
-        [s.lemma for s in _ranked(query.modifier_synonyms, query.modifier, others, frequency)],
-        [s.lemma for s in _ranked(query.head_synonyms, query.head, others, frequency)],
+        [s.lemma for s, _ in _ranked(unscored, "modifier", frequency)],
+        [s.lemma for s, _ in _ranked(unscored, "head", frequency)],
         similarity,
         model,
     )
@@ -175,7 +219,7 @@ def _diverse(pairs: list[tuple]) -> list[tuple]:
     """
     first, rest, modifiers, heads = [], [], set(), set()
     for pair in pairs:
-        m, h = fold(pair[-2].lemma), fold(pair[-1].lemma)
+        m, h = fold(pair[5].lemma), fold(pair[6].lemma)
         if m in modifiers or h in heads:
             rest.append(pair)
         else:
@@ -185,32 +229,14 @@ def _diverse(pairs: list[tuple]) -> list[tuple]:
     return first + rest
 
 
-def _ranked(
-    options: Sequence[Synonym],
-    word: str,
-    others: Sequence[str],
-    frequency: Frequency,
-    fit: ContextFit | None = None,
-    side: str = "",
-) -> list[Synonym]:
-    """Usable options by fit in the compound's sentences when scored, then sense rank, then most frequent
-    first, then alphabetically."""
-
-    def key(s: Synonym) -> tuple:
-        in_context = fit.rank_key(side, s.lemma) if fit else (0, 0.0)
-        return (in_context, s.sense_rank, -_log(frequency(s.lemma)), fold(s.lemma))
-
-    return sorted(_usable(options, word, *others), key=key)
-
-
 def one_side_synonyms(query: SynonymQuery, side: str) -> list[Replacement]:
     """Up to ``query.limit`` compounds with the ``side`` word replaced by a synonym and the other word kept."""
     layout = query.layout()
     frequency = _cached(query.frequency)
-    word, options = query.side(side)
+    word, _ = query.side(side)
     kind = vocabulary.SYNONYM_MODIFIER if side == "modifier" else vocabulary.SYNONYM_HEAD
     found, seen = [], {fold(query.compound)}
-    for synonym in _ranked(options, word, (query.modifier, query.head), frequency, query.fit, side):
+    for synonym, score in _ranked(query, side, frequency):
         text = layout.replace(**{side: synonym.lemma})
         if fold(text) in seen:
             continue
@@ -218,6 +244,7 @@ def one_side_synonyms(query: SynonymQuery, side: str) -> list[Replacement]:
         details = {
             "resource": query.resource,
             side: _side(word, synonym, frequency(synonym.lemma), _fit(query.fit, side, synonym.lemma)),
+            "ranking": _ranking(**{side: score}),
         }
         found.append(Replacement(kind, text, details))
         if len(found) == query.limit:
@@ -237,15 +264,18 @@ def head_synonyms(query: SynonymQuery) -> list[Replacement]:
 
 def lone_synonyms(query: SynonymQuery, side: str) -> list[Replacement]:
     """Up to ``query.limit`` synonyms of one word standing alone ("only modifier synonym", "only head synonym")."""
-    word, options = query.side(side)
+    word, _ = query.side(side)
     kind = vocabulary.MODIFIER_SYNONYM_ONLY if side == "modifier" else vocabulary.HEAD_SYNONYM_ONLY
     frequency = _cached(query.frequency)
-    ranked = _ranked(options, word, (query.modifier, query.head), frequency, query.fit, side)
     return [
         Replacement(
             kind,
             s.lemma,
-            {"resource": query.resource, side: _side(word, s, frequency(s.lemma), _fit(query.fit, side, s.lemma))},
+            {
+                "resource": query.resource,
+                side: _side(word, s, frequency(s.lemma), _fit(query.fit, side, s.lemma)),
+                "ranking": _ranking(**{side: score}),
+            },
         )
-        for s in ranked[: query.limit]
+        for s, score in _ranked(query, side, frequency)[: query.limit]
     ]
