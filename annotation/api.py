@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.routers import SimpleRouter
 
 from annotation.curate import exports
-from annotation.curate.campaign_forms import allocation_problems
+from annotation.curate.campaign_forms import RESERVED_SLUGS, allocation_problems
 from annotation.curate.dashboard import campaigns_with_counts
 from annotation.models import (
     CAMPAIGN_SETTINGS,
@@ -94,6 +94,11 @@ class CampaignCreateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Campaign
         fields = ["id", *CAMPAIGN_SETTINGS, "item_class", "item_ids", "confirm_low_minimum"]
+
+    def validate_slug(self, slug: str) -> str:
+        if slug in RESERVED_SLUGS:
+            raise serializers.ValidationError(f"{slug!r} is reserved for a page: choose another slug.")
+        return slug
 
     def validate(self, attrs: dict) -> dict:
         confirmed = attrs.pop("confirm_low_minimum", False)

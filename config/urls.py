@@ -4,6 +4,8 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("core.account_urls")),
+    # Before the campaigns' pages: /curate/synonyms/ is a page, not a campaign ("synonyms" is a reserved slug).
+    path("curate/", include("annotators.urls")),
     path("curate/", include("annotation.curate.urls")),
     path("api/annotation/", include("annotation.api")),
     path("api/probing/", include("probing.api_urls")),
@@ -15,7 +17,6 @@ urlpatterns = [
     path("review/", include("building.pages.review_urls")),
     path("releases/", include("releases.urls")),
     path("probing/", include("probing.urls")),
-    path("curate/", include("annotators.urls")),
     path("", include("datasets.urls")),
 ]
 

@@ -20,7 +20,7 @@ PICK = "pick"
 ITEM_CLASS_CHOICES = [(ANY_CLASS, "Any class"), *vocabulary.CLASS_CHOICES]
 # Columns fixed once a campaign has items: they decide which items it has.
 ITEM_SCOPE_FIELDS = ("collection", "language", "level")
-RESERVED_SLUGS = {"new"}
+RESERVED_SLUGS = {"new", "synonyms"}  # pages under /curate/ (annotators: the proposals page)
 
 
 class ItemChoiceForm(forms.Form):

@@ -111,3 +111,9 @@ def test_the_crowd_safeguard_settings_are_read_and_written_through_the_api(clien
     assert {name: getattr(campaign, name) for name in settings} == settings
     detail = client.get(f"/api/annotation/campaigns/{campaign.pk}/").json()
     assert {name: detail[name] for name in settings} == settings
+
+
+def test_a_slug_reserved_for_a_page_is_refused(curator):
+    call_command("load_demo", stdout=StringIO())
+    response = post(curator, {**BODY, "slug": "synonyms"})
+    assert response.status_code == 400 and "reserved" in response.json()["slug"][0]

@@ -125,3 +125,26 @@ def test_without_inline_the_command_sends_the_compounds_to_the_models_queue(
     assert sent == [((model.pk, [beaver.pk], None, {}, None), model.celery_queue)] and not server.requests
     assert tasks.propose_synonyms_task(*sent[0][0])["valid"] == 1  # what the worker runs
     assert proposals_for(beaver.pk)["modifier"] == ["keen"]
+
+
+def test_the_curator_page_asks_a_model_and_shows_what_it_proposed(client, beaver, chat_server, chat_model, settings):
+    from django.urls import reverse
+
+    from tests.annotation.test_curator import make_user
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    server = chat_server(scripted=[scripted({"nc": ["enthusiast"], "modifier": ["keen"]})])
+    model = chat_model(server)
+    url = reverse("annotators:proposals")
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(make_user("curator"))
+    refused = client.post(url, {"model": model.name, "collection": beaver.collection.slug, "language": "en",
+                                "compounds": "grey matter"})  # fmt: skip
+    assert refused.status_code == 400 and "grey matter" in refused.context["form"].errors["compounds"][0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("django.db.transaction.on_commit", lambda callback, *args, **kwargs: callback())
+        sent = client.post(url, {"model": model.name, "collection": beaver.collection.slug, "language": "en"})
+    assert sent.status_code == 302 and len(server.requests) == 1
+    page = client.get(url).content.decode()
+    assert "modifier: keen" in page and "compound: enthusiast" in page.lower().replace("the whole ", "")
+    assert set(ProposedSynonym.objects.values_list("status", flat=True)) == {"proposed"}

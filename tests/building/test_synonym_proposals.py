@@ -84,3 +84,24 @@ def test_several_models_proposals_are_merged_by_rank_without_repeats():
     record_proposals(compound, answer({"nc": ["enthusiast", "zealot"], "head": [], "modifier": []}, "first"))
     record_proposals(compound, answer({"nc": ["Enthusiast", "go-getter"], "head": [], "modifier": []}, "second"))
     assert proposals_for(compound.pk)["nc"] == ["enthusiast", "zealot", "go-getter"]
+
+
+def test_a_model_s_proposals_enter_the_ranking_marked_as_the_model_s(db):
+    from building.variants.planning import model_proposals, synonym_query
+    from building.variants.resources import GenerationOptions, load_resources
+
+    compound = make_compound("eager beaver")
+    SynonymRequest.objects.create(
+        compound=compound, model_name="m", template_name="synonyms-en", template_version=1, template_text="",
+        valid=True,
+    )  # fmt: skip
+    request = SynonymRequest.objects.get()
+    for side, word, status in (("head", "rodent", "proposed"), ("modifier", "keen", "proposed"),
+                               ("modifier", "avid", "rejected"), ("nc", "enthusiast", "proposed")):  # fmt: skip
+        ProposedSynonym.objects.create(request=request, compound=compound, side=side, word=word, rank=1, status=status)
+    assert [(p.side, p.word, p.source) for p in model_proposals(compound)] == [
+        ("modifier", "keen", "model"),
+        ("head", "rodent", "model"),
+    ]
+    query = synonym_query(compound, load_resources("en", GenerationOptions(context_model="none")))
+    assert {(p.word, p.source) for p in query.proposals} >= {("keen", "model"), ("rodent", "model")}

@@ -167,6 +167,7 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "probing_api:run-cancel": (POST_ONLY, {"pk": "run"}),
     "probing_api:run-resume": (POST_ONLY, {"pk": "run"}),
     "annotators:campaign": (CURATOR_PAGE, {"slug": "campaign"}),
+    "annotators:proposals": (CURATOR_PAGE, {}),
     "annotators:job_action": (POST_ONLY, {"slug": "campaign", "job_id": "annotation_job", "verb": "cancel"}),
     "annotators_api:api-root": (PUBLIC, {}),
     "annotators_api:job-list": (CURATOR_API, {}),
