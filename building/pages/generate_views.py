@@ -11,12 +11,20 @@ from building.rules.nc_rand.pools import PoolFileError, read_pool_data
 from building.storage import store_upload
 from building.tasks import start_generation_job
 from building.variants.resources import GenerationOptions
+from building.variants.sentence_similarity import BUNDLED_E5, BUNDLED_E5_ENPT, BUNDLED_MINILM, NO_CONTEXT_MODEL
 from core.permissions import curator_required
 from datasets import vocabulary
 from datasets.forms import collection_choices, language_choices
 from datasets.models import Compound
 
 POOL_DIR = "pools"
+CONTEXT_MODEL_CHOICES = [
+    ("", "Default: the language's model (multilingual e5, 4-bit)"),
+    (BUNDLED_E5_ENPT, "multilingual e5, English and Portuguese vocabulary (4-bit)"),
+    (BUNDLED_E5, "multilingual e5, full vocabulary (4-bit)"),
+    (BUNDLED_MINILM, "all-MiniLM-L6-v2 (English only)"),
+    (NO_CONTEXT_MODEL, "None: the lexicon's order"),
+]
 
 
 class GenerateVariantsForm(forms.Form):
@@ -38,6 +46,12 @@ class GenerateVariantsForm(forms.Form):
         help_text="A text file, one two-word compound per line; replaces the default pool (lexicon entries).",
     )
     neutral = forms.BooleanField(required=False, initial=True, label="Create neutral sentences and their variants")
+    context_model = forms.ChoiceField(
+        required=False,
+        label="Context model",
+        choices=CONTEXT_MODEL_CHOICES,
+        help_text="Ranks synonyms by how well they fit the compound's sentences.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -88,6 +102,7 @@ def generate_variants_view(request: HttpRequest) -> HttpResponse:
                 frequency_table=int(data["frequency_table"]) if data["frequency_table"] else None,
                 pool_storage=pool,
                 neutral=data["neutral"],
+                context_model=data.get("context_model") or "",
             )
             job = start_generation_job(data["selected"], options, user=request.user)
             return redirect("build_job", pk=job.pk)

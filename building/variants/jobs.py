@@ -35,7 +35,13 @@ def create_generation_job(
         job = BuildJob.objects.create(
             kind=BuildJob.Kind.GENERATE_VARIANTS,
             language=",".join(languages),
-            options={**options.as_dict(), "compound_ids": ids, "batch": batch, "parts": parts},
+            options={
+                **options.as_dict(),
+                "context_models": options.context_models(languages),  # provenance: what ranked each language
+                "compound_ids": ids,
+                "batch": batch,
+                "parts": parts,
+            },
             total=len(ids),
             status=BuildJob.Status.QUEUED if ids else BuildJob.Status.DONE,
             finished_at=None if ids else timezone.now(),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,12 @@ from building.rules.nc_rand.random_match import MatchingPool
 from building.rules.synonyms.context_fit import Similarity
 from building.rules.synonyms.offensive import OffensiveWords, word_list
 from building.storage import StoredFile
-from building.variants.sentence_similarity import covers, sentence_similarity
+from building.variants.sentence_similarity import (
+    NO_CONTEXT_MODEL,
+    context_model_for,
+    model_facts,
+    sentence_similarity,
+)
 from datasets import vocabulary
 from datasets.models import Compound, Sentence
 
@@ -36,13 +41,14 @@ class GenerationOptions:
     pool_file: str = ""  # a local file, one compound per line; replaces the default random pool
     neutral: bool = True  # create the neutral sentences and their variants
     pool_storage: str = ""  # the same, uploaded: its name in the default storage (read by any worker)
-    # Ranks synonyms by fit in the compound's sentences: "bundled:minilm" or a local encoder folder;
-    # empty: lexicon order (sense rank, then frequency).
+    # Ranks synonyms by fit in the compound's sentences: "" the language's default model
+    # (``sentence_similarity.default_context_model``), "bundled:e5-enpt", "bundled:e5", "bundled:minilm"
+    # or a local encoder folder; "none": lexicon order (sense rank, then frequency).
     context_model: str = ""
 
     def as_dict(self) -> dict:
         data = {"frequency_table": self.frequency_table, "pool_file": self.pool_file, "neutral": self.neutral}
-        data |= {"context_model": self.context_model} if self.context_model else {}
+        data |= {"context_model": self.context_model}
         return data | ({"pool_storage": self.pool_storage} if self.pool_storage else {})
 
     @classmethod
@@ -52,8 +58,17 @@ class GenerationOptions:
             pool_file=data.get("pool_file") or "",
             neutral=data.get("neutral", True),
             pool_storage=data.get("pool_storage") or "",
-            context_model=data.get("context_model") or "",
+            # A job stored before the default model existed ranked by the lexicon alone: it still does.
+            context_model=data.get("context_model", NO_CONTEXT_MODEL),
         )
+
+    def context_models(self, languages: Iterable[str]) -> dict[str, dict]:
+        """What ranks each language's synonyms in context (a generation job's provenance): the model's
+        facts, or {} where nothing does."""
+        return {
+            language: model_facts(source) if (source := context_model_for(self.context_model, language)) else {}
+            for language in languages
+        }
 
 
 @dataclass
@@ -150,7 +165,8 @@ def random_pool_entries(language: str, lexicon=None) -> list[str]:
 
 def load_resources(language: str, options: GenerationOptions) -> Resources:
     table = frequency_table(language, options.frequency_table)
-    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, options.context_model)
+    context_model = context_model_for(options.context_model, language)
+    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, context_model)
     with _resources_lock:
         if key in _resources:
             return _resources[key]
@@ -173,11 +189,9 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
         pool = MatchingPool(candidates)
         if narrowed:
             pool_source += f", those {'in the corpus' if table else 'of words wordfreq knows'}"
-        in_context = options.context_model and covers(options.context_model, language)
-        similarity = sentence_similarity(options.context_model) if in_context else None
+        similarity = sentence_similarity(context_model) if context_model else None
         resources = Resources(
-            language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity,
-            options.context_model if similarity else "",
+            language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity, context_model
         )  # fmt: skip
         _resources[key] = resources
         return resources

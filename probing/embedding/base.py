@@ -37,7 +37,7 @@ SUBWORD_POOLINGS = ("mean",)
 # How a transformer encoder's forward pass runs: eager PyTorch, or its ONNX export in ONNX Runtime
 # (probing/embedding/onnx_engine.py), chosen per model in its options ({"engine": "onnx"}).
 ENGINES = ("eager", "onnx")
-BACKEND_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "openai", "elmo")
+BACKEND_KINDS = ("transformer", "sentence_transformers", "static_vectors", "input_embeddings", "openai", "elmo", "e5")
 # EmbedConfig values a kind uses unless a model's config says otherwise: ELMo has three layers
 # (token layer, two LSTM layers), so the default "last four" would not exist; it averages all three.
 KIND_CONFIG_DEFAULTS = {"elmo": {"layers": [0, 1, 2]}}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from probing.embedding.base import Backend, EmbedConfig, TextSpan, check_sweep
+from probing.embedding.e5_backend import KIND as E5_KIND
+from probing.embedding.e5_backend import refuse_nc_level
 from probing.run.engine import embed_all
 
 COMBINED = "combined"  # the key of the configured combination (config.layers averaged, or the pipeline's own)
@@ -21,6 +23,8 @@ def describe_text(backend: Backend, item: TextSpan, config: EmbedConfig, model: 
     to ``{"sentence": [...], "span": [...] or None}``. ``tokens``/``span_tokens`` are None for a
     backend that cannot say what it read (an API).
     """
+    if item.span is not None and backend.kind == E5_KIND:
+        raise refuse_nc_level(backend.kind)
     sweep = check_sweep(backend, config)
     vectors = embed_all(backend, [item], config)[0][item]
     layers = {

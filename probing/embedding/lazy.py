@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from probing.embedding.base import Backend, commit_hash, file_sha256, weights_sha256
+from probing.embedding.e5_backend import model_file
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
 from probing.embedding.sources import API_KINDS
 
@@ -40,6 +41,11 @@ def weights_check(kind: str, source: str, options: dict) -> dict:
     """
     if kind in API_KINDS:  # served: the identity is the options'
         return {}
+    if kind == "e5":
+        try:
+            return {"weights_sha256": file_sha256(model_file(source))}
+        except (ValueError, FileNotFoundError):
+            return {"missing": source}
     if kind == "elmo":
         try:
             files = elmo_files(source, options.get("options_file"))

@@ -29,6 +29,7 @@ from pathlib import Path
 from core.paths import inside_any, is_inside, real_path
 from probing.embedding.backends import load_backend
 from probing.embedding.base import ENGINES, Backend, file_sha256
+from probing.embedding.e5_backend import model_file
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
 from probing.embedding.network import DEFAULT_KEY_ENV, ApiRules, RefusedRequest, Resolver, resolve
 from probing.embedding.openai_backend import DEFAULT_BASE_URL
@@ -46,6 +47,8 @@ LOCAL_KINDS = (
 )
 # Models reached over HTTP: their key variable and base_url are checked by ApiRules, nothing is loaded.
 API_KINDS = ("openai", "openai_completions", "openai_chat")
+# Models inside an installed package, named by a "bundled:" source: nothing outside the package is read.
+PACKAGED_KINDS = ("e5",)
 # The options each backend reads (see their docstrings); anything else is refused.
 OPTIONS = {
     "transformer": {"name", "revision", "engine"},
@@ -53,6 +56,7 @@ OPTIONS = {
     "input_embeddings": {"name", "revision", "lowercase"},
     "static_vectors": {"name", "format", "lowercase"},
     "elmo": {"name", "options_file"},
+    "e5": {"name"},
     # Language models scored by likelihood (probing.likelihood), not embedded.
     "causal_lm": {"name", "revision"},
     "masked_lm": {"name", "revision"},
@@ -140,6 +144,12 @@ def check_model(
             rules.api.check_url(options.get("base_url") or DEFAULT_BASE_URL, resolver)
         except RefusedRequest as error:
             raise RefusedSource(str(error), field="options") from None
+        return Permit(source)
+    if kind in PACKAGED_KINDS:
+        try:
+            model_file(source)
+        except ValueError as error:
+            raise RefusedSource(str(error)) from None
         return Permit(source)
     path = allowed_path(source, rules)
     if kind == "elmo" and options.get("options_file"):

