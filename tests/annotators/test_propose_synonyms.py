@@ -127,12 +127,12 @@ def test_without_inline_the_command_sends_the_compounds_to_the_models_queue(
     assert proposals_for(beaver.pk)["modifier"] == ["keen"]
 
 
-def test_the_curator_page_asks_a_model_and_shows_what_it_proposed(client, beaver, chat_server, chat_model, settings):
+def test_the_curator_page_asks_a_model_and_shows_what_it_proposed(client, beaver, chat_server, chat_model, monkeypatch):
     from django.urls import reverse
 
+    from annotators import tasks
     from tests.annotation.test_curator import make_user
 
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     server = chat_server(scripted=[scripted({"nc": ["enthusiast"], "modifier": ["keen"]})])
     model = chat_model(server)
     url = reverse("annotators:proposals")
@@ -141,9 +141,12 @@ def test_the_curator_page_asks_a_model_and_shows_what_it_proposed(client, beaver
     refused = client.post(url, {"model": model.name, "collection": beaver.collection.slug, "language": "en",
                                 "compounds": "grey matter"})  # fmt: skip
     assert refused.status_code == 400 and "grey matter" in refused.context["form"].errors["compounds"][0]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("django.db.transaction.on_commit", lambda callback, *args, **kwargs: callback())
-        sent = client.post(url, {"model": model.name, "collection": beaver.collection.slug, "language": "en"})
+    # The task runs here, as a worker of the model's queue would run it once the request commits.
+    monkeypatch.setattr("django.db.transaction.on_commit", lambda callback, *args, **kwargs: callback())
+    monkeypatch.setattr(
+        tasks.propose_synonyms_task, "apply_async", lambda args, queue: tasks.propose_synonyms_task(*args)
+    )
+    sent = client.post(url, {"model": model.name, "collection": beaver.collection.slug, "language": "en"})
     assert sent.status_code == 302 and len(server.requests) == 1
     page = client.get(url).content.decode()
     assert "modifier: keen" in page and "compound: enthusiast" in page.lower().replace("the whole ", "")
