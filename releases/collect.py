@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from annotation.models import Campaign, FilterPolicy, Item
+from annotation.models import Annotator, Campaign, FilterPolicy, Item
 from annotation.protocol import QUESTION_PARTS
 from annotation.reports.build import EXCLUDE_FLAGGED, campaign_report, get_policy, policy_parameters
 from datasets import vocabulary
@@ -143,13 +143,25 @@ def _campaign_source(campaign: Campaign, report: dict, ratings: int) -> Campaign
     """Who counts in a campaign's scores under the release's policy, and who was left out and why."""
     rows = report["reliability"]["rows"]
     kept = [row for row in rows if not row["removed"]]
+    people = Annotator.objects.filter(pk__in=[row["annotator"] for row in kept if not row["simulated"]])
     return CampaignSource(
         slug=campaign.slug,
         level=campaign.level,
         people=sum(1 for row in kept if not row["simulated"]),
         simulated=sum(1 for row in kept if row["simulated"]),
         ratings=ratings,
-        excluded=tuple((row["label"], row["reason"] or "left out by the policy") for row in rows if row["removed"]),
+        # A release names no one: a crowd worker's platform id or a user name is personal data, so the
+        # people left out are numbered in the report's order (the dashboard keeps who they are).
+        excluded=tuple(
+            (f"annotator {n}", row["reason"] or "left out by the policy")
+            for n, row in enumerate(rows, start=1)
+            if row["removed"]
+        ),
+        platforms=tuple(sorted(set(people.values_list("platform", flat=True)))),
+        pay_per_rating="" if campaign.pay_per_rating is None else str(campaign.pay_per_rating),
+        consent=bool(campaign.consent_text.strip()) and not people.filter(consented_at__isnull=True).exists(),
+        allocation=campaign.allocation,
+        ratings_per_item=campaign.ratings_per_item,
     )
 
 

@@ -144,7 +144,13 @@ class CampaignSource:
     people: int  # people whose ratings count
     simulated: int  # simulated annotators (demo data) whose ratings count
     ratings: int  # ratings that count (of the whole-compound question)
-    excluded: tuple[tuple[str, str], ...] = ()  # (annotator, why), as the filtering policy said
+    excluded: tuple[tuple[str, str], ...] = ()  # (pseudonym, why), as the filtering policy said
+    # How the ratings were collected (the card's and Croissant's responsible-AI facts; empty in older releases):
+    platforms: tuple[str, ...] = ()  # where the people whose ratings count came from (prolific, mturk, local)
+    pay_per_rating: str = ""  # what one rating cost, in the study's currency, when the campaign says
+    consent: bool = False  # every person whose ratings count agreed to the campaign's consent text
+    allocation: str = ""  # fixed (ratings_per_item each) or adaptive (until an item's interval is narrow)
+    ratings_per_item: int = 0
 
     @property
     def contributed(self) -> bool:

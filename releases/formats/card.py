@@ -7,7 +7,9 @@ from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import tidy
 from releases.formats.datapackage import describe_file
 from releases.formats.machine import MACHINE_NOTE, card_section
-from releases.formats.meta import DATAPACKAGE, ReleaseMeta
+from releases.formats.meta import DATAPACKAGE, Creator, ReleaseMeta
+from releases.formats.rai import card_section as responsible_use
+from releases.formats.rai import responsible_ai
 from releases.formats.score_sources import simulated_note, sources
 from releases.snapshot import Snapshot
 
@@ -129,6 +131,10 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     code = f", built by workbench {meta.code_version}" if meta.code_version else ""
     simulated = " (includes simulated ratings)" if snapshot.scores.simulated else ""
     lines = [f"# {meta.title}{simulated}", "", f"Version {meta.version}{created}{code}.", ""]
+    if meta.doi:
+        lines += [f"DOI: [{meta.doi}]({meta.doi_url})", ""]
+    if meta.creators:
+        lines += ["Creators: " + "; ".join(_creator(c) for c in meta.creators) + ".", ""]
     if note := simulated_note(snapshot.scores):
         lines += [note, ""]
     if snapshot.machine_ratings is not None:
@@ -138,6 +144,7 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     lines += _counts(snapshot) + [""] + _agreement(snapshot) + [""] + _scores(snapshot) + [""]
     if machine := card_section(snapshot):
         lines += [*machine, ""]
+    lines += [*responsible_use(responsible_ai(snapshot, meta)), ""]
     lines += ["## Files", ""]
     listed = sorted({*paths, README, DATAPACKAGE})
     lines += [f"- `{p}`: {describe_file(p)}" for p in listed if p not in (README, DATAPACKAGE)]
@@ -191,6 +198,12 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
         '"Investigating Idiomaticity in Word Representations"; please cite it too.',
     ]
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _creator(creator: Creator) -> str:
+    affiliation = f" ({creator.affiliation})" if creator.affiliation else ""
+    orcid = f" [ORCID {creator.orcid}](https://orcid.org/{creator.orcid})" if creator.orcid else ""
+    return f"{creator.name}{affiliation}{orcid}"
 
 
 def _licence(meta: ReleaseMeta) -> str:

@@ -19,7 +19,7 @@ from datasets.formats import ncimp_columns as nc
 from datasets.formats.ncimp import column_spec
 from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import machine, tidy
-from releases.formats.meta import DATAPACKAGE, ReleaseMeta
+from releases.formats.meta import DATAPACKAGE, Creator, ReleaseMeta
 from releases.formats.score_sources import language_sentence
 from releases.snapshot import Agreement, CampaignSource, LanguageSource, ScoreInfo, Snapshot
 
@@ -185,6 +185,11 @@ def score_info_dict(info: ScoreInfo) -> dict:
                         "simulated": c.simulated,
                         "ratings": c.ratings,
                         "excluded": [list(pair) for pair in c.excluded],
+                        "platforms": list(c.platforms),
+                        "pay_per_rating": c.pay_per_rating,
+                        "consent": c.consent,
+                        "allocation": c.allocation,
+                        "ratings_per_item": c.ratings_per_item,
                     }
                     for c in language.campaigns
                 ],
@@ -209,6 +214,11 @@ def score_info_from_dict(info: dict) -> ScoreInfo:
                     simulated=c["simulated"],
                     ratings=c["ratings"],
                     excluded=tuple(tuple(pair) for pair in c.get("excluded") or ()),
+                    platforms=tuple(c.get("platforms") or ()),
+                    pay_per_rating=c.get("pay_per_rating", ""),
+                    consent=c.get("consent", False),
+                    allocation=c.get("allocation", ""),
+                    ratings_per_item=c.get("ratings_per_item", 0),
                 )
                 for c in entry.get("campaigns") or ()
             ),
@@ -238,6 +248,27 @@ def agreement_dict(a: Agreement) -> dict:
     }
 
 
+# Metadata fields written as they are, when given (read back by meta_from_datapackage).
+META_TEXTS = ("previous_doi", "intended_use", "limitations", "biases")
+
+
+def contributor(creator: Creator) -> dict:
+    """A Data Package contributor: the creator's name, role, organisation and ORCID iD."""
+    entry = {"title": creator.name, "roles": ["creator"]}
+    if creator.affiliation:
+        entry["organization"] = creator.affiliation
+    if creator.orcid:
+        entry["path"] = f"https://orcid.org/{creator.orcid}"
+        entry["orcid"] = creator.orcid
+    return entry
+
+
+def keywords(snapshot: Snapshot) -> list[str]:
+    """The release's keywords: the field's terms and its languages by name."""
+    names = [vocabulary.language_name(lang) for lang in snapshot.languages]
+    return ["noun compounds", "idiomaticity", "compositionality", "minimal pairs", *names]
+
+
 def datapackage_datetime(created: str) -> str:
     """Frictionless wants an RFC 3339 datetime: a release date is taken at midnight UTC."""
     return f"{created}T00:00:00Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", created) else created
@@ -253,9 +284,14 @@ def build_datapackage(files: dict[str, bytes], snapshot: Snapshot, meta: Release
         "description": meta.description,
         "version": meta.version,
         "created": datapackage_datetime(meta.created),
+        **({"id": meta.doi_url} if meta.doi else {}),
+        **({"homepage": meta.url} if meta.url else {}),
         "licenses": [meta.licence_entry()],
+        "contributors": [contributor(c) for c in meta.creators],
+        "keywords": keywords(snapshot),
         "citation": meta.citation,
         "code_version": meta.code_version,
+        **{name: getattr(meta, name) for name in META_TEXTS if getattr(meta, name)},
         "languages": list(snapshot.languages),
         "scores": score_info_dict(snapshot.scores),
         "agreement": [agreement_dict(a) for a in snapshot.agreement],
