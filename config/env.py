@@ -151,6 +151,20 @@ def env_hosts(name: str, default: list[str]) -> list[str]:
     return [host.lower().rstrip(".") for host in hosts]
 
 
+def env_url(name: str, default: str) -> str:
+    """An http(s) URL with a host and no user or password, such as ``https://huggingface.co``."""
+    raw = os.environ.get(name)
+    url = default if raw is None or raw.strip() == "" else raw.strip()
+    try:
+        parts = urlparse(url)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in {"http", "https"} or not parts.hostname or parts.username or parts.password:
+        raise ImproperlyConfigured(f"{name}={url!r} is not an http(s) URL with a host: use one such as https://HOST.")
+    return url.rstrip("/")
+
+
 def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     """Addresses or networks (10.0.0.5, 172.16.0.0/12, ::1), comma-separated; unset or empty: none."""
     networks = []

@@ -25,6 +25,7 @@ from config.env import (
     env_sha256s,
     env_storage,
     env_str,
+    env_url,
     proxy_ssl_header,
     secret_key,
     session_engine,
@@ -272,6 +273,14 @@ WORKBENCH_MODEL_API_KEY_ENVS = env_names(
     refused=frozenset({"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CACHE_URL"}),
 )
 WORKBENCH_MODEL_API_HOSTS = env_hosts("WORKBENCH_MODEL_API_HOSTS", ["api.openai.com"])
+# Where push_release --to-hub publishes a release (the Hugging Face Hub, or a self-hosted mirror) and the hosts
+# a push may reach, under the model endpoints' host and redirect rules (releases/hub.py). The token is read
+# from HF_TOKEN when a push runs, never from a setting.
+WORKBENCH_HUB_ENDPOINT = env_url("WORKBENCH_HUB_ENDPOINT", "https://huggingface.co")
+WORKBENCH_HUB_HOSTS = env_hosts("WORKBENCH_HUB_HOSTS", ["huggingface.co"])
+# Where the site is served (https://workbench.example.org): a release's metadata (card, Croissant,
+# deposit) links its page with it; empty, they name no page.
+WORKBENCH_PUBLIC_URL = env_str("WORKBENCH_PUBLIC_URL")
 # Where models run by the onnx engine ({"engine": "onnx"} in their options) keep their ONNX export
 # (probing/embedding/onnx_engine.py): written once per model and machine, never in the model's folder.
 WORKBENCH_ENGINE_CACHE = Path(env_str("WORKBENCH_ENGINE_CACHE") or VAR_DIR / "engines").resolve()

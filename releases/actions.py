@@ -11,38 +11,26 @@ from __future__ import annotations
 import json
 import mimetypes
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import asdict
 from pathlib import Path, PurePosixPath
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from core.version import code_version as shared_code_version
-from datasets import vocabulary
-from datasets.formats.records import (
-    CompoundRecord,
-    InputError,
-    ParaphraseRecord,
-    ParseResult,
-    SentenceRecord,
-    Source,
-    VariantRecord,
-)
-from datasets.importing import ImportSummary, import_records
 from releases.collect import check_request, collect_snapshot, raise_nothing_to_release
+from releases.doi_actions import files_with_doi, previous_doi
 from releases.formats import (
-    ReleaseIntegrityError,
     ReleaseMeta,
     build_files,
     build_manifest,
     build_zip,
-    snapshot_from_files,
-    verify_files,
 )
-from releases.formats import release_files as read_release_files
 from releases.formats.datapackage import score_info_dict
-from releases.formats.manifest import ReadLimits, read_directory
+from releases.formats.hf import HF_DIR, hf_folder
+from releases.formats.meta import Creator
 from releases.models import (
     MANIFEST,
     SEMVER,
@@ -53,9 +41,7 @@ from releases.models import (
     sha256_hex,
 )
 from releases.signals import release_published
-from releases.snapshot import COMPOUND_DATA_FIELDS, ReleaseCompound, Snapshot
 
-IMPORTER = "import_release"
 MEDIA_TYPES = {
     ".csv": "text/csv",
     ".jsonl": "application/jsonl",
@@ -64,9 +50,6 @@ MEDIA_TYPES = {
     ".parquet": "application/vnd.apache.parquet",
     ".zip": "application/zip",
 }
-# Where records converted from a release say they came from (the importer's provenance).
-COMPOUNDS_FILE = "tidy/compounds.jsonl"
-PAIRS_FILE = "tidy/pairs.jsonl"
 
 
 @transaction.atomic
@@ -83,12 +66,22 @@ def create_release(
     citation: str = "",
     licence: str = "",
     machine_annotators: bool = False,
+    creators: list[str] | None = None,
+    intended_use: str = "",
+    limitations: str = "",
+    biases: str = "",
 ) -> Release:
     """Collect, build and store release ``version`` (a draft unless ``publish``); ReleaseError when it cannot.
 
     ``machine_annotators``: the release also carries the machine-made ratings of ``campaigns``, in a
     table of their own (never in the scores); without it, it is the same whether or not they exist.
+    ``creators``: one ``Name | affiliation | ORCID`` line each; ``intended_use``, ``limitations`` and
+    ``biases``: the curator's words for the card's responsible-use section (the data's facts follow them).
     """
+    try:
+        authors = tuple(Creator.parse(line) for line in creators or () if line.strip())
+    except ValueError as error:
+        raise ReleaseError(f"creators: {error}") from None
     _check_version(version)
     snapshot = collect_snapshot(
         languages, collections=collections, campaigns=campaigns, policy=policy, machine_annotators=machine_annotators
@@ -104,6 +97,12 @@ def create_release(
         citation=citation,
         created=timezone.localdate().isoformat(),
         code_version=_code_version(),
+        creators=authors,
+        url=release_url(version),
+        previous_doi=latest_doi(version),
+        intended_use=intended_use.strip(),
+        limitations=limitations.strip(),
+        biases=biases.strip(),
     )
     files = build_files(snapshot, meta)
     files[MANIFEST] = build_manifest(files, meta)
@@ -117,8 +116,12 @@ def create_release(
                 description=description,
                 licence=meta.licence,
                 citation=citation,
+                creators=[asdict(c) for c in authors],
+                intended_use=meta.intended_use,
+                limitations=meta.limitations,
+                biases=meta.biases,
                 languages=list(snapshot.languages),
-                scores=_jsonable(score_info_dict(snapshot.scores)),
+                scores=jsonable(score_info_dict(snapshot.scores)),
                 counts=snapshot.counts(),
                 manifest=json.loads(manifest),
                 checksum=sha256_hex(manifest),
@@ -134,6 +137,17 @@ def create_release(
     if publish:
         publish_release(release, user)
     return release
+
+
+def release_url(version: str) -> str:
+    """The release's page on this site, when the site says where it is served (``WORKBENCH_PUBLIC_URL``)."""
+    base = settings.WORKBENCH_PUBLIC_URL.rstrip("/")
+    return f"{base}{reverse('release', args=[version])}" if base else ""
+
+
+def latest_doi(version: str) -> str:
+    """The DOI of the newest published release before ``version`` that has one ("" when none has)."""
+    return previous_doi(Release(version=version))
 
 
 def check_release(
@@ -178,18 +192,36 @@ def publish_release(release: Release, user=None) -> Release:
 
 
 def release_files(release: Release, only: Collection[str] | None = None) -> dict[str, bytes]:
-    """The release folder (data files, README, datapackage.json, manifest.json), verified; ``only`` some of them."""
-    return release.verified_files(only=only)
+    """The release folder (data files, README, datapackage.json, manifest.json…), verified; ``only`` some of them.
+
+    Once the release has a DOI, its metadata files are those that name it (``doi_actions.files_with_doi``).
+    """
+    if only is None:
+        return files_with_doi(release)
+    files = files_with_doi(release) if release.doi else release.verified_files(only=only)
+    return {path: data for path, data in files.items() if path in only or path == MANIFEST}
 
 
 def release_zip(release: Release) -> bytes:
-    """The release as one zip, verified against ``zip_sha256``."""
-    return release.verified_files(include_zip=True)[ZIP_NAME]
+    """The release as one zip, verified against ``zip_sha256`` (or, with a DOI, against its DOI record)."""
+    return files_with_doi(release, include_zip=True)[ZIP_NAME]
 
 
 def export_release(release: Release, out_dir: Path | str) -> list[dict]:
     """Write the verified files and ``release.zip`` (not in the manifest) into ``out_dir``: [{path, sha256, size}]."""
-    files = release.verified_files(include_zip=True)
+    return _write_folder(files_with_doi(release, include_zip=True), out_dir)
+
+
+def export_hf(release: Release, out_dir: Path | str) -> list[dict]:
+    """Write the release's hf/ folder (its Hugging Face dataset card and a Parquet file per config), verified, into
+    ``out_dir``: a folder ``datasets.load_dataset`` reads and the Hub takes as it is. [{path, sha256, size}]."""
+    if not (files := hf_folder(files_with_doi(release))):
+        raise ReleaseError(f"release {release.version} has no {HF_DIR}/ folder: it was made before releases had one")
+    return _write_folder(files, out_dir)
+
+
+def _write_folder(files: dict[str, bytes], out_dir: Path | str) -> list[dict]:
+    """Write ``files`` into ``out_dir``, a new or empty folder: [{path, sha256, size}]."""
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ReleaseError(f"{out}: not an empty folder (a release is exported into a new or empty one)")
@@ -200,163 +232,6 @@ def export_release(release: Release, out_dir: Path | str) -> list[dict]:
         target.write_bytes(data)
         written.append({"path": path, "sha256": sha256_hex(data), "size": len(data)})
     return written
-
-
-@dataclass
-class ImportedRelease:
-    version: str
-    collection: str
-    summary: ImportSummary
-    # Machine-made ratings the release carried: not imported (they answered campaigns of the workbench that
-    # made the release, which this database does not have); None when the release carried none.
-    machine_ratings_left_out: int | None = None
-
-
-def import_release(path: Path | str, collection: str | None = None) -> ImportedRelease:
-    """Import an exported release (folder or zip) into ``collection`` (default release-MAJOR-MINOR-PATCH).
-
-    The checksums are verified before anything is read; the import is one transaction, so a bad
-    file leaves nothing behind. Imported variants keep their status and get origin "imported".
-    Machine-made ratings, when the release carries them, are read and verified but not imported: they
-    are answers to another workbench's campaigns (``machine_ratings_left_out`` counts them).
-    """
-    source = Path(path)
-    if not source.exists():
-        raise ReleaseError(f"{source}: no such file or folder")
-    try:
-        snapshot, meta = snapshot_from_files(_verified_files(source))
-    except ReleaseIntegrityError as exc:
-        raise ReleaseError(f"{source}: checksum verification failed, nothing imported: {exc}") from None
-    except ValueError as exc:
-        raise ReleaseError(f"{source}: nothing imported: {exc}") from None
-    slug = collection or default_collection(meta.version)
-    try:
-        summary = import_records(
-            snapshot_records(snapshot),
-            importer=IMPORTER,
-            source_dir=str(source.resolve()),
-            collection=slug,
-            options={"version": meta.version, "scores": _jsonable(score_info_dict(snapshot.scores))},
-        )
-    except InputError as exc:
-        raise ReleaseError(f"{source}: nothing imported: {exc}") from None
-    machine = None if snapshot.machine_ratings is None else len(snapshot.machine_ratings)
-    return ImportedRelease(version=meta.version, collection=slug, summary=summary, machine_ratings_left_out=machine)
-
-
-def _verified_files(source: Path) -> dict[str, bytes]:
-    """The files of a release folder or zip, each checked against manifest.json.
-
-    An exported folder also holds release.zip, which the manifest does not list (the zip holds
-    the manifest): it is set aside, and must hold exactly the folder's files.
-    """
-    limits = ReadLimits(max_bytes=settings.RELEASE_IMPORT_MAX_MB * 2**20)
-    if not source.is_dir():
-        return read_release_files(source, limits)
-    files = read_directory(source, limits)
-    zipped = files.pop(ZIP_NAME, None)
-    verify_files(files)
-    if zipped is not None and read_release_files(source / ZIP_NAME, limits) != files:
-        raise ReleaseIntegrityError([f"{ZIP_NAME}: its files differ from the folder's"])
-    return files
-
-
-def default_collection(version: str) -> str:
-    """release-1-0-0: a slug (no dots) that names the version."""
-    return "release-" + version.replace(".", "-")
-
-
-def snapshot_records(snapshot: Snapshot) -> ParseResult:
-    """The importer's records for everything in ``snapshot``."""
-    result = ParseResult()
-    for n, compound in enumerate(snapshot.compounds, start=1):
-        result.rows_read += 1
-        result.compounds.append(
-            CompoundRecord(compound.language, compound.text, Source(COMPOUNDS_FILE, n), _compound_fields(compound))
-        )
-        slots = set()
-        for sentence in compound.sentences:
-            slots.add((sentence.kind, sentence.slot))
-            span = sentence.span or (None, None)
-            result.sentences.append(
-                SentenceRecord(
-                    compound.language,
-                    compound.text,
-                    sentence.kind,
-                    sentence.slot,
-                    Source(PAIRS_FILE),
-                    {
-                        "text": sentence.text,
-                        "span_start": span[0],
-                        "span_end": span[1],
-                        "span_source": vocabulary.SPAN_FROM_TAGS if sentence.span else "",
-                        "plural": sentence.plural,
-                        "available": True,
-                        "token_score": sentence.token_score,
-                        "length": sentence.length,
-                    },
-                )
-            )
-            for variant in sentence.variants:
-                vspan = variant.span or (None, None)
-                result.variants.append(
-                    VariantRecord(
-                        compound.language,
-                        compound.text,
-                        sentence.kind,
-                        sentence.slot,
-                        variant.kind,
-                        variant.rank,
-                        variant.isolated,
-                        Source(PAIRS_FILE),
-                        {
-                            "text": variant.text,
-                            "span_start": vspan[0],
-                            "span_end": vspan[1],
-                            "span_source": vocabulary.SPAN_FROM_TAGS if variant.span else "",
-                            "status": variant.status,
-                            "origin": vocabulary.ORIGIN_IMPORTED,
-                        },
-                    )
-                )
-        for paraphrase in compound.paraphrases:
-            if paraphrase.slot and (vocabulary.NATURALISTIC, paraphrase.slot) not in slots:
-                # A token paraphrase of a sentence the release could not publish (a corpus pointer):
-                # it keeps its slot through an unavailable, empty sentence, which no release includes.
-                slots.add((vocabulary.NATURALISTIC, paraphrase.slot))
-                result.sentences.append(
-                    SentenceRecord(
-                        compound.language,
-                        compound.text,
-                        vocabulary.NATURALISTIC,
-                        paraphrase.slot,
-                        Source(COMPOUNDS_FILE, n),
-                        {"text": "", "available": False},
-                    )
-                )
-            result.paraphrases.append(
-                ParaphraseRecord(
-                    compound.language,
-                    compound.text,
-                    paraphrase.level,
-                    paraphrase.text,
-                    paraphrase.frequency,
-                    Source(COMPOUNDS_FILE, n),
-                    slot=paraphrase.slot,
-                )
-            )
-    return result
-
-
-_COMPOUND_FIELDS = COMPOUND_DATA_FIELDS
-
-
-def _compound_fields(compound: ReleaseCompound) -> dict:
-    fields = {name: getattr(compound, name) for name in _COMPOUND_FIELDS}
-    fields = {name: value for name, value in fields.items() if value is not None}
-    if compound.gold_synonym:
-        fields["gold_synonym_source"] = vocabulary.GOLD_FROM_FILE
-    return fields
 
 
 def _file(release: Release, path: str, data: bytes) -> ReleaseFile:
@@ -373,12 +248,12 @@ def _safe_parts(path: str) -> tuple[str, ...]:
     return parts
 
 
-def _jsonable(value):
+def jsonable(value):
     """Tuples become lists, as a JSON field stores them."""
     if isinstance(value, dict):
-        return {k: _jsonable(x) for k, x in value.items()}
+        return {k: jsonable(x) for k, x in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(x) for x in value]
+        return [jsonable(x) for x in value]
     return value
 
 

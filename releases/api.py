@@ -28,7 +28,9 @@ from rest_framework.response import Response
 from annotation.models import Campaign, FilterPolicy
 from core.permissions import IsCurator, is_curator
 from releases.actions import MEDIA_TYPES, create_release, publish_release, release_files, release_zip
+from releases.doi_actions import record_doi
 from releases.formats import ReleaseIntegrityError
+from releases.formats.meta import Creator
 from releases.models import RELEASE_FIELDS, SEMVER, ZIP_NAME, Release, ReleaseError
 from releases.views import attachment, release_diff_data, release_order, visible_releases
 
@@ -42,6 +44,12 @@ class Conflict(APIException):
     default_code = "conflict"
 
 
+class DoiSerializer(serializers.Serializer):
+    doi = serializers.CharField(
+        max_length=200, help_text="The deposit's DOI: 10.5281/zenodo.1234567 or its doi.org link."
+    )
+
+
 class ReleaseSerializer(serializers.ModelSerializer):
     """A release without its manifest."""
 
@@ -51,6 +59,7 @@ class ReleaseSerializer(serializers.ModelSerializer):
     published_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     url = serializers.SerializerMethodField(help_text="This release in the API.")
     zip_url = serializers.SerializerMethodField(help_text="Every file in one zip.")
+    doi = serializers.CharField(read_only=True, help_text="The DOI of the release's deposit, once entered; else empty.")
 
     class Meta:
         model = Release
@@ -131,6 +140,23 @@ class ReleaseCreateSerializer(serializers.Serializer):
         help_text="Carry the campaigns' machine-made ratings (language models' answers) too, in a table of their own "
         "labelled machine; they never enter the scores (with campaigns only).",
     )
+    creators = serializers.ListField(
+        child=serializers.CharField(max_length=500),
+        required=False,
+        default=list,
+        help_text="Authors, each 'Name | affiliation | ORCID' (the last two optional).",
+    )
+    intended_use = serializers.CharField(required=False, default="", allow_blank=True)
+    limitations = serializers.CharField(required=False, default="", allow_blank=True)
+    biases = serializers.CharField(required=False, default="", allow_blank=True)
+
+    def validate_creators(self, lines: list[str]) -> list[str]:
+        for number, line in enumerate(lines, start=1):
+            try:
+                Creator.parse(line)
+            except ValueError as error:
+                raise serializers.ValidationError(f"Creator {number}: {error}") from None
+        return lines
 
     def validate_version(self, version: str) -> str:
         if Release.objects.filter(version=version).exists():
@@ -202,7 +228,7 @@ class ReleaseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return ReleaseDetailSerializer
 
     def get_permissions(self):
-        if self.action in ("create", "publish"):
+        if self.action in ("create", "publish", "doi"):
             return [IsCurator()]
         return super().get_permissions()
 
@@ -234,6 +260,10 @@ class ReleaseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
                 description=data["description"],
                 citation=data["citation"],
                 machine_annotators=data["machine_annotators"],
+                creators=data["creators"],
+                intended_use=data["intended_use"],
+                limitations=data["limitations"],
+                biases=data["biases"],
             )
         except ReleaseError as error:
             raise DRFValidationError({"detail": str(error)}) from None
@@ -257,6 +287,26 @@ class ReleaseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         except ReleaseError as error:
             raise DRFValidationError({"detail": str(error)}) from None
         return self._detail(release)
+
+    @extend_schema(
+        parameters=[VERSION],
+        request=DoiSerializer,
+        responses={200: ReleaseDetailSerializer, 409: INTEGRITY},
+        description="Record the DOI a repository gave the release's deposit (curators only, once): its metadata "
+        "files then name it; its data files and their checksums stay as they are. 400 for a malformed or taken DOI.",
+    )
+    @action(detail=True, methods=["post"])
+    def doi(self, request, version=None):
+        release = self.get_object()
+        body = DoiSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            record_doi(release, body.validated_data["doi"], request.user)
+        except ReleaseIntegrityError as error:
+            raise Conflict(str(error)) from None
+        except ReleaseError as error:
+            raise DRFValidationError({"doi": [str(error)]}) from None
+        return self._detail(Release.objects.get(pk=release.pk))
 
     @extend_schema(parameters=[VERSION], responses={**ZIP, 409: INTEGRITY}, description="Every file in one zip.")
     @action(detail=True, methods=["get"])

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 
 from annotation.models import Campaign, FilterPolicy
 from datasets.forms import collection_choices, language_choices
+from releases.formats.meta import Creator
 from releases.models import Release, next_version, semver_validator
 
 
@@ -17,6 +18,30 @@ class ReleaseForm(forms.Form):
     title = forms.CharField(max_length=200, required=False)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
     citation = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    creators = forms.CharField(
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 3, "placeholder": "Ana Sousa | University of Porto | 0000-0002-1825-0097"}
+        ),
+        help_text="The release's authors, one per line: Name | affiliation | ORCID iD (the last two optional). "
+        "The card, CITATION.cff, the deposit metadata and croissant.json name them.",
+    )
+    intended_use = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="What the release is for, in your words; the card's Responsible use section adds the standard "
+        "uses of such data.",
+    )
+    limitations = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="What it cannot tell; the facts the data shows (simulated or reference scores, size) are added.",
+    )
+    biases = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Known biases of the compounds, sentences or annotators; the general ones are added.",
+    )
     languages = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
     collection = forms.ChoiceField(required=False, help_text="Only the compounds of this collection.")
     campaigns = forms.ModelMultipleChoiceField(
@@ -57,6 +82,15 @@ class ReleaseForm(forms.Form):
         if Release.objects.filter(version=version).exists():
             raise ValidationError(f"Release {version} already exists, and releases never change: choose a new version.")
         return version
+
+    def clean_creators(self) -> list[str]:
+        lines = [line.strip() for line in self.cleaned_data["creators"].splitlines() if line.strip()]
+        for number, line in enumerate(lines, start=1):
+            try:
+                Creator.parse(line)
+            except ValueError as error:
+                raise ValidationError(f"Line {number}: {error}") from None
+        return lines
 
     def clean(self) -> dict:
         data = super().clean()

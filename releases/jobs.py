@@ -25,6 +25,10 @@ CREATE_OPTIONS = (
     "description",
     "citation",
     "machine_annotators",
+    "creators",
+    "intended_use",
+    "limitations",
+    "biases",
 )
 
 

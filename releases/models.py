@@ -95,6 +95,11 @@ RELEASE_FIELDS = (
     "counts",
     "checksum",
     "zip_sha256",
+    "creators",
+    "intended_use",
+    "limitations",
+    "biases",
+    "doi",
     "created_by",
     "created_at",
     "published_by",
@@ -115,6 +120,12 @@ class Release(models.Model):
     # An SPDX identifier, as releases.formats.meta links them (CC BY 4.0).
     licence = models.CharField(max_length=100, default="CC-BY-4.0")
     citation = models.TextField(blank=True)
+    creators = models.JSONField(
+        default=list, blank=True, help_text="Authors as deposits name them: [{name, affiliation, orcid}]."
+    )
+    intended_use = models.TextField(blank=True, help_text="The curator's words on what the release is for.")
+    limitations = models.TextField(blank=True, help_text="The curator's words on what it cannot tell.")
+    biases = models.TextField(blank=True, help_text="The curator's words on its known biases.")
     languages = models.JSONField(default=list, help_text="Language codes, sorted.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True)
     scores = models.JSONField(default=dict, help_text="Where the scores come from (ScoreInfo).")
@@ -151,6 +162,12 @@ class Release(models.Model):
         if self._stored_status() == self.Status.PUBLISHED:
             raise ReleaseFrozen(f"release {self.version} is published and cannot be deleted")
         return super().delete(*args, **kwargs)
+
+    @property
+    def doi(self) -> str:
+        """The DOI a repository gave this release's deposit, once a curator entered it ("" before)."""
+        record = getattr(self, "doi_record", None)
+        return record.doi if record is not None else ""
 
     @property
     def is_published(self) -> bool:
@@ -259,3 +276,42 @@ class ReleaseJob(JobRecord):
 
     def __str__(self) -> str:
         return f"release {self.version} job #{self.pk} ({self.status})"
+
+
+class ReleaseDOI(models.Model):
+    """The DOI of a release's deposit, entered after the deposit, with the metadata files that name it.
+
+    The release's files never change: its data files, checksums and zip stay as they were made. The
+    DOI lives in the metadata files only (card, Data Package, Croissant, CITATION.cff, the deposit
+    metadata, the Hub card), which are built again with the DOI and kept here with a manifest that
+    lists the unchanged data files beside them (its entries say which role each file has). Readers get
+    the release's files with these in place (``releases.doi.files_with_doi``). A DOI is entered once.
+    """
+
+    release = models.OneToOneField(Release, on_delete=models.CASCADE, related_name="doi_record")
+    doi = models.CharField(max_length=200, unique=True)
+    previous_doi = models.CharField(max_length=200, blank=True, help_text="The DOI of the version before it.")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.release.version}: doi:{self.doi}"
+
+
+class ReleaseDOIFile(models.Model):
+    """A metadata file of a release rebuilt with its DOI (the manifest and the zip among them)."""
+
+    record = models.ForeignKey(ReleaseDOI, on_delete=models.CASCADE, related_name="files")
+    path = models.CharField(max_length=300)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField()
+    content = models.BinaryField()
+
+    class Meta:
+        ordering = ["record", "path"]
+        constraints = [models.UniqueConstraint(fields=["record", "path"], name="release_doi_file_unique_path")]
+
+    def __str__(self) -> str:
+        return f"{self.path} ({self.sha256[:12]})"

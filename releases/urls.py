@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from releases import job_views, views
+from releases import deposit_views, job_views, views
 
 urlpatterns = [
     path("", views.releases, name="releases"),
@@ -11,6 +11,8 @@ urlpatterns = [
     path("<str:version>/", views.release_detail, name="release"),
     path("<str:version>/publish/", views.release_publish, name="release_publish"),
     path("<str:version>/download.zip", views.release_zip, name="release_zip"),
+    path("<str:version>/deposit.zip", deposit_views.release_deposit, name="release_deposit"),
+    path("<str:version>/doi/", deposit_views.release_doi, name="release_doi"),
     path("<str:version>/files/<path:path>", views.release_file, name="release_file"),
     path("<str:version>/diff/", views.release_diff_choose, name="release_diff_choose"),
     path("<str:version>/diff/<str:other>.json", views.release_diff, {"as_json": True}, name="release_diff_json"),

@@ -8,6 +8,7 @@ page (409) and never with its data.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 
 from django.contrib import messages
@@ -23,12 +24,26 @@ from releases.diff import diff_snapshots
 from releases.display import class_label, data_card_html, display_value, policy_words
 from releases.formats import ReleaseIntegrityError, snapshot_from_files
 from releases.formats.datapackage import score_info_from_dict, snapshot_parts
+from releases.formats.deposit import CITATION_CFF, ZENODO_JSON
+from releases.formats.hf import HF_README
 from releases.formats.machine import machine_summary
+from releases.formats.meta import CROISSANT, Creator
 from releases.formats.score_sources import simulated_note, sources
 from releases.forms import ReleaseForm
-from releases.models import ZIP_NAME, Release, ReleaseError, version_key
+from releases.models import MANIFEST, ZIP_NAME, Release, ReleaseError, sha256_hex, version_key
 from releases.tasks import start_release_job
 
+# The files that publish a release elsewhere, as its page links them (a release made before them has none).
+PUBLISHING_FILES = (
+    (CROISSANT, "Croissant 1.1 metadata with the Responsible-AI fields, for dataset venues and search engines"),
+    (
+        HF_README,
+        "the Hugging Face layout's card: one Parquet config per table and language (export_release "
+        "--format hf; push_release --to-hub)",
+    ),
+    (CITATION_CFF, "how to cite it (Citation File Format)"),
+    (ZENODO_JSON, "the Zenodo / DataCite deposit metadata"),
+)
 # Rows of each diff table shown on the page; the JSON has them all.
 DIFF_ROWS_SHOWN = 200
 UNCLASSIFIED = vocabulary.UNCLASSIFIED
@@ -36,7 +51,7 @@ UNCLASSIFIED = vocabulary.UNCLASSIFIED
 
 def visible_releases(user):
     """Published releases for everyone, drafts too for curators."""
-    releases = Release.objects.select_related("created_by", "published_by")
+    releases = Release.objects.select_related("created_by", "published_by", "doi_record")
     return releases if is_curator(user) else releases.published()
 
 
@@ -94,6 +109,10 @@ def create_release_view(request: HttpRequest) -> HttpResponse:
         "description": data["description"],
         "citation": data["citation"],
         "machine_annotators": data["machine_annotators"],
+        "creators": data["creators"],
+        "intended_use": data["intended_use"],
+        "limitations": data["limitations"],
+        "biases": data["biases"],
     }
     try:
         job = start_release_job(data["version"], options, user=request.user, publish_next=data["publish"])
@@ -115,7 +134,10 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
         files = actions.release_files(release)
     except ReleaseIntegrityError as error:
         return integrity_error(request, error)
-    rows = list(release.files.exclude(path=ZIP_NAME).order_by("path").values("path", "size", "sha256", "media_type"))
+    # The files as readers get them (with the DOI's metadata files once entered), each with its role.
+    listed = json.loads(files[MANIFEST])["files"]
+    rows = [{"path": f["path"], "size": f["bytes"], "sha256": f["sha256"], "role": f.get("role", "")} for f in listed]
+    rows.append({"path": MANIFEST, "size": len(files[MANIFEST]), "sha256": sha256_hex(files[MANIFEST]), "role": ""})
     versions = release_order(visible_releases(request.user).select_related(None).only("version", "status"))
     others = [r.version for r in versions if r.pk != release.pk]
     readme = files.get("README.md", b"").decode("utf-8", errors="replace")
@@ -139,6 +161,9 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "agreement": [asdict(row) for row in snapshot_parts(files)[2]],  # datapackage.json alone: no table parsed
             "others": others,
             "can_publish": is_curator(request.user) and not release.is_published,
+            "can_record_doi": is_curator(request.user) and not release.doi,
+            "creators": [Creator(**c) for c in release.creators or ()],
+            "links": [(path, words) for path, words in PUBLISHING_FILES if path in files],
         },
     )
 

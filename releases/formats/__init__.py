@@ -9,13 +9,22 @@ Layout of a release folder (and of its zip):
     tidy/compounds.jsonl                                one row per compound: scores, sentences, paraphrases
     tidy/machine_ratings.jsonl, .parquet                only when a curator opts in: models' answers, labelled
                                                         machine, never part of the scores (machine.py)
+    hf/<table>/<lang>.parquet                           the same data as Hugging Face configs <table>-<lang>, split
+                                                        train: compounds, sentences, pairs, scores, machine_ratings
+                                                        (hf_tables.py; a table with no rows in a language has none)
     README.md                                           the data card
+    hf/README.md                                        the Hugging Face dataset card: the Hub's YAML front matter
+                                                        (configs, licence, languages …), README.md, how to load
+                                                        each config (hf.py; export_release --format hf)
     datapackage.json                                    Frictionless descriptor of every file and column
+    croissant.json                                      Croissant 1.1 with the Responsible-AI fields: every file
+                                                        above with its sha256, the hf/ tables as record sets
+                                                        (croissant.py; written last, from rai.py's facts)
     manifest.json                                       every file above with its sha256 and size
 
 Data files depend on the snapshot only, never on dates or the version, so exporting the
-same data twice gives the same bytes; README.md, datapackage.json and manifest.json carry
-the release's metadata.
+same data twice gives the same bytes; README.md, hf/README.md, datapackage.json, croissant.json
+and manifest.json carry the release's metadata.
 
 Public API (implemented in the sibling modules):
 
@@ -40,11 +49,13 @@ Public API (implemented in the sibling modules):
 
 Formats in detail: ncimp_writer.py (NCIMP cells and tags), tidy.py (JSON Lines, Parquet),
 machine.py (the machine-made ratings' table, its summary and the card's section), scores.py (the
-human scores table), card.py (README and its list of normalisations), datapackage.py,
-manifest.py (checksums, zip, verification).
+human scores table), card.py (README and its list of normalisations), hf.py and hf_tables.py (the
+Hugging Face layout: tables, configs, dataset card), datapackage.py (Data Package v2) with
+table_schema.py (each table's columns, categories and bounds),
+croissant.py (Croissant 1.1 and its RAI fields), manifest.py (checksums, zip, verification).
 """
 
-from releases.formats.files import DATA_FILE_SUFFIXES, build_files, is_data_file
+from releases.formats.files import build_files
 from releases.formats.from_records import snapshot_from_records
 from releases.formats.manifest import (
     MANIFEST,
@@ -54,7 +65,7 @@ from releases.formats.manifest import (
     verify_directory,
     verify_files,
 )
-from releases.formats.meta import ReleaseMeta
+from releases.formats.meta import DATA_FILE_SUFFIXES, ReleaseMeta, is_data_file
 from releases.formats.reader import read_release, release_files, snapshot_from_files
 
 __all__ = [

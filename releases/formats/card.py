@@ -7,7 +7,7 @@ from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
 from releases.formats import tidy
 from releases.formats.datapackage import describe_file
 from releases.formats.machine import MACHINE_NOTE, card_section
-from releases.formats.meta import DATAPACKAGE, Creator, ReleaseMeta
+from releases.formats.meta import CROISSANT, DATAPACKAGE, Creator, ReleaseMeta
 from releases.formats.rai import card_section as responsible_use
 from releases.formats.rai import responsible_ai
 from releases.formats.score_sources import simulated_note, sources
@@ -131,14 +131,14 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     code = f", built by workbench {meta.code_version}" if meta.code_version else ""
     simulated = " (includes simulated ratings)" if snapshot.scores.simulated else ""
     lines = [f"# {meta.title}{simulated}", "", f"Version {meta.version}{created}{code}.", ""]
-    if meta.doi:
-        lines += [f"DOI: [{meta.doi}]({meta.doi_url})", ""]
-    if meta.creators:
-        lines += ["Creators: " + "; ".join(_creator(c) for c in meta.creators) + ".", ""]
     if note := simulated_note(snapshot.scores):
         lines += [note, ""]
     if snapshot.machine_ratings is not None:
         lines += [MACHINE_NOTE, ""]
+    if meta.doi:
+        lines += [f"DOI: [{meta.doi}]({meta.doi_url})", ""]
+    if meta.creators:
+        lines += ["Creators: " + "; ".join(_creator(c) for c in meta.creators) + ".", ""]
     if meta.description:
         lines += [meta.description, ""]
     lines += _counts(snapshot) + [""] + _agreement(snapshot) + [""] + _scores(snapshot) + [""]
@@ -147,10 +147,11 @@ def build_readme(paths: list[str], snapshot: Snapshot, meta: ReleaseMeta) -> byt
     lines += [*responsible_use(responsible_ai(snapshot, meta)), ""]
     lines += ["## Files", ""]
     listed = sorted({*paths, README, DATAPACKAGE})
-    lines += [f"- `{p}`: {describe_file(p)}" for p in listed if p not in (README, DATAPACKAGE)]
+    lines += [f"- `{p}`: {describe_file(p)}" for p in listed if p not in (README, DATAPACKAGE, CROISSANT)]
     lines += [
         f"- `{README}`: this data card.",
         f"- `{DATAPACKAGE}`: Frictionless Data Package describing every file and column.",
+        f"- `{CROISSANT}`: {describe_file(CROISSANT)}",
         "- `manifest.json`: every file with its sha256 checksum and size.",
         "",
         "In the NCIMP files every text column is followed by its `_tag` column: a Python-style list of "

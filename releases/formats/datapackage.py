@@ -1,4 +1,9 @@
-"""datapackage.json: a Frictionless Data Package describing every file and column (pure: no Django import).
+"""datapackage.json: a Frictionless Data Package v2 describing every file and column (pure: no Django import).
+
+Every CSV, JSON Lines and Parquet file is a table (``"type": "table"``) with its Table Schema
+(``table_schema``), so ``frictionless validate datapackage.json`` reads each one against it. Releases
+made before v2 hold a v1 datapackage.json (``"profile"`` keys, no ``$schema``): everything this
+module and ``meta.meta_from_datapackage`` read back is in both.
 
 Besides the standard properties it records what the data files cannot: the release's
 languages, where its scores come from (``scores``) and the agreement between annotators
@@ -16,13 +21,16 @@ import re
 
 from datasets import vocabulary
 from datasets.formats import ncimp_columns as nc
-from datasets.formats.ncimp import column_spec
-from datasets.formats.ncimp_columns import SCORES_COLUMNS, SCORES_FILE
-from releases.formats import machine, tidy
-from releases.formats.meta import DATAPACKAGE, Creator, ReleaseMeta
+from datasets.formats.ncimp_columns import SCORES_FILE
+from releases.formats import deposit, machine, tidy
+from releases.formats.deposit import keywords
+from releases.formats.hf_tables import HF_DIR, describe_hf_file
+from releases.formats.meta import CROISSANT, DATAPACKAGE, Creator, ReleaseMeta
 from releases.formats.score_sources import language_sentence
+from releases.formats.table_schema import table_schema
 from releases.snapshot import Agreement, CampaignSource, LanguageSource, ScoreInfo, Snapshot
 
+DATAPACKAGE_V2 = "https://datapackage.org/profiles/2.0/datapackage.json"
 CSV_DIALECT = {
     "delimiter": ",",
     "lineTerminator": "\n",
@@ -30,83 +38,10 @@ CSV_DIALECT = {
     "doubleQuote": True,
     "header": True,
 }
-KIND_LABELS = dict(vocabulary.VARIANT_KIND_CHOICES)
-_ARROW_TYPES = {"string": "string", "bool": "boolean", "int32": "integer", "double": "number"}
 
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9._-]+", "-", text.casefold()).strip("-") or "release"
-
-
-def ncimp_fields(columns: tuple[str, ...]) -> list[dict]:
-    """A Table Schema field per NCIMP column, saying what it holds."""
-    described: dict[str, str] = {}
-    for name, tag in nc.text_columns(columns):
-        if name == nc.COMPOUND:
-            text = "The noun compound (row key)."
-        elif name in (nc.NATURALISTIC_SENTENCE, nc.NEUTRAL_SENTENCE):
-            text = "The original sentence (neutral: singular pattern)."
-        elif name == nc.NEUTRAL_PLURAL_SENTENCE:
-            text = "The original sentence in the plural pattern."
-        elif name in nc.COPIES:
-            text = "A copy of the original sentence; its tag marks every word."
-        else:
-            spec = column_spec(name)
-            where = "alone, out of context" if spec.isolated else "in the sentence"
-            pattern = ", plural pattern" if spec.plural else ""
-            text = (
-                f"Variant: {KIND_LABELS.get(spec.kind, spec.kind)} ({spec.kind}), rank {spec.rank}, {where}{pattern}."
-            )
-        described[name] = text
-        if tag is not None:
-            described[tag] = (
-                f"Tag list of '{name}': a Python list of booleans over its whitespace tokens, True on the target span."
-            )
-    return [{"name": name, "type": "string", "description": described[name]} for name in columns]
-
-
-def _arrow_fields(schema, descriptions: dict[str, str]) -> list[dict]:
-    out = []
-    for field in schema:
-        kind = "array" if str(field.type).startswith("list") else _ARROW_TYPES[str(field.type)]
-        out.append({"name": field.name, "type": kind, "description": descriptions[field.name]})
-    return out
-
-
-_COMPOUND_TYPES = {
-    "sentences": "array",
-    "paraphrases": "array",
-    "type_score": "number",
-    "token_score": "number",
-    "head_score": "number",
-    "modifier_score": "number",
-    "frequency": "number",
-    "modifier_frequency": "number",
-    "head_frequency": "number",
-    "pmi": "number",
-    "ppmi": "number",
-    "synonym_overlap": "integer",
-}
-
-
-def _schema(path: str) -> dict | None:
-    if path == SCORES_FILE:
-        fields = [{"name": n, "type": t, "description": d} for n, (t, d) in SCORES_COLUMNS.items()]
-    elif path in (tidy.PAIRS_JSONL, tidy.PAIRS_PARQUET):
-        fields = _arrow_fields(tidy.pair_schema(), tidy.PAIR_FIELDS)
-    elif path in (machine.MACHINE_JSONL, machine.MACHINE_PARQUET):
-        fields = _arrow_fields(machine.machine_schema(), machine.MACHINE_FIELDS)
-    elif path == tidy.COMPOUNDS_JSONL:
-        fields = [
-            {"name": n, "type": _COMPOUND_TYPES.get(n, "string"), "description": d}
-            for n, d in tidy.COMPOUND_FIELDS.items()
-        ]
-    elif path.endswith(".csv") and "/" in path:
-        language, name = path.split("/", 1)
-        fields = ncimp_fields(nc.header(language.lower(), name))
-    else:
-        return None
-    return {"fields": fields, "missingValues": [""]}
 
 
 _FORMATS = {
@@ -134,6 +69,17 @@ def describe_file(path: str) -> str:
         return f"The same machine-made rows as {machine.MACHINE_JSONL}, in Parquet."
     if path == "README.md":
         return "The data card."
+    if path == CROISSANT:
+        return (
+            "Croissant 1.1 metadata with the Responsible-AI fields: every file with its sha256, and the hf/ tables "
+            "as record sets an ML loader reads (mlcroissant)."
+        )
+    if path.startswith(f"{HF_DIR}/"):
+        return describe_hf_file(path)
+    if path == deposit.CITATION_CFF:
+        return "How to cite this release (Citation File Format 1.2.0)."
+    if path == deposit.ZENODO_JSON:
+        return "The metadata of a Zenodo (DataCite) deposit of this release: creators, licence, related papers."
     if path.endswith(nc.NEUTRAL_FILE):
         return f"{vocabulary.language_name(path.split('/')[0].lower())} neutral minimal pairs, NCIMP layout."
     if "/naturalistics_examplesent" in path:
@@ -144,23 +90,30 @@ def describe_file(path: str) -> str:
 
 
 def resource(path: str, data: bytes) -> dict:
+    """A Data Resource: a table (``type``, v2) with its schema, or a file."""
     suffix = "." + path.rsplit(".", 1)[-1]
     fmt, mediatype = _FORMATS.get(suffix, (suffix[1:], "application/octet-stream"))
+    schema = table_schema(path)
     out: dict = {
         "name": slug(path.replace("/", "-")),
         "path": path,
-        "profile": "tabular-data-resource" if fmt == "csv" else "data-resource",
+        **({"type": "table"} if schema is not None else {}),
+        # v1 readers (frictionless-r 1.x among them) read a schema only from a "tabular-data-resource",
+        # which v1 allows for CSV alone; v2 readers take "type" and ignore "profile" beside "$schema".
+        # "data-resource", the v1 default, says nothing: it is left out.
+        **({"profile": "tabular-data-resource"} if fmt == "csv" else {}),
         "description": describe_file(path),
         "format": fmt,
         "mediatype": mediatype,
     }
     if fmt != "parquet":
         out["encoding"] = "utf-8"
-    out["bytes"] = len(data)
+        # Not for Parquet: frictionless 5.21 opens it with pyarrow, counts no bytes and reports any
+        # declared count as wrong. The hash pins the file; manifest.json gives its size.
+        out["bytes"] = len(data)
     out["hash"] = "sha256:" + hashlib.sha256(data).hexdigest()
     if fmt == "csv":
         out["dialect"] = dict(CSV_DIALECT)
-    schema = _schema(path)
     if schema is not None:
         out["schema"] = schema
     return out
@@ -263,12 +216,6 @@ def contributor(creator: Creator) -> dict:
     return entry
 
 
-def keywords(snapshot: Snapshot) -> list[str]:
-    """The release's keywords: the field's terms and its languages by name."""
-    names = [vocabulary.language_name(lang) for lang in snapshot.languages]
-    return ["noun compounds", "idiomaticity", "compositionality", "minimal pairs", *names]
-
-
 def datapackage_datetime(created: str) -> str:
     """Frictionless wants an RFC 3339 datetime: a release date is taken at midnight UTC."""
     return f"{created}T00:00:00Z" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", created) else created
@@ -278,7 +225,9 @@ def build_datapackage(files: dict[str, bytes], snapshot: Snapshot, meta: Release
     """datapackage.json describing ``files`` (every file but itself and the manifest)."""
     snapshot = snapshot.sorted()
     package = {
-        "profile": "data-package",
+        # Only the package declares its profile: v2 gives a resource or a table schema a "$schema" of
+        # its own only at the root of a descriptor, and frictionless imposes the package's on them.
+        "$schema": DATAPACKAGE_V2,
         "name": slug(meta.title),
         "title": meta.title,
         "description": meta.description,

@@ -23,7 +23,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from releases.formats.meta import ReleaseMeta, meta_from_datapackage
+from releases.formats.meta import ReleaseMeta, is_data_file, meta_from_datapackage
 
 MANIFEST = "manifest.json"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -78,8 +78,16 @@ def sha256(data: bytes) -> str:
 
 
 def build_manifest(files: dict[str, bytes], meta: ReleaseMeta) -> bytes:
-    """manifest.json for ``files`` (any manifest.json among them is left out)."""
-    listed = [{"path": path, "sha256": sha256(data), "bytes": len(data)} for path, data in sorted(files.items())]
+    """manifest.json for ``files`` (any manifest.json among them is left out).
+
+    Each entry says its ``role``: ``data`` files depend on the snapshot only (their checksums hold
+    across versions, round trips and a DOI entered later); ``metadata`` files name the version, the
+    date and the DOI, and are built again when a DOI is entered (``releases.doi``).
+    """
+    listed = [
+        {"path": path, "sha256": sha256(data), "bytes": len(data), "role": "data" if is_data_file(path) else "metadata"}
+        for path, data in sorted(files.items())
+    ]
     manifest = {
         "version": meta.version,
         "created": meta.created,

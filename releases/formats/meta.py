@@ -7,6 +7,13 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 
 DEFAULT_LICENCE = "CC-BY-4.0"
+# Data files depend on the snapshot only: their checksums survive an import-export round trip and a DOI.
+DATA_FILE_SUFFIXES = (".csv", ".jsonl", ".parquet")
+
+
+def is_data_file(path: str) -> bool:
+    return path.endswith(DATA_FILE_SUFFIXES)
+
 
 # SPDX identifiers we can link to; any other licence is named as given.
 LICENCES = {
@@ -117,6 +124,7 @@ class ReleaseMeta:
 
 
 DATAPACKAGE = "datapackage.json"
+CROISSANT = "croissant.json"  # written by releases.formats.croissant, last of all but the manifest
 
 
 def meta_from_datapackage(files: dict[str, bytes]) -> ReleaseMeta:

@@ -44,7 +44,8 @@ DEMOGRAPHICS = (
     "export is part of the release."
 )
 PERSONAL = (
-    "None known. The release holds compounds, sentences, their minimal-pair variants and aggregate scores. "
+    "No personal information is known to be included. The release holds compounds, sentences, their "
+    "minimal-pair variants and aggregate scores. "
     "No annotator is named: crowd platform ids and account names stay in the workbench, and annotators "
     "left out by the filtering policy are numbered. Sentences come from public corpora and datasets and may "
     "mention people, as published text does; offensive words are never proposed as variants."
@@ -66,7 +67,7 @@ class ResponsibleAI:
     annotation_protocol: str  # rai:dataAnnotationProtocol
     annotation_platforms: tuple[str, ...]  # rai:dataAnnotationPlatform
     annotation_analysis: str  # rai:dataAnnotationAnalysis (filtering, agreement)
-    demographics: str  # rai:dataAnnotationDemographics
+    demographics: str  # rai:annotatorDemographics
     preprocessing: str  # rai:dataPreprocessingProtocol
     machine_annotation: str  # rai:machineAnnotationTools ("" when no model's answers are included)
     intended_use: str  # rai:dataUseCases
@@ -111,7 +112,7 @@ def _collection(snapshot: Snapshot) -> tuple[str, tuple[str, ...]]:
         if language.imported:
             sentences.append(
                 f"{name}: compounds, sentences and reference scores imported from "
-                f"{', '.join(language.imported)} (published datasets)."
+                f"{', '.join(vocabulary.IMPORTED_FROM.get(i, i) for i in language.imported)}."
             )
             types.append("Secondary data analysis")
         for campaign in language.campaigns:
@@ -138,7 +139,8 @@ def _analysis(snapshot: Snapshot) -> str:
         for a in snapshot.agreement
         if a.alpha is not None
     )
-    text = f"Filtering policy `{name}`" + (f" ({params})" if params else "") + f": {excluded} annotators left out. "
+    left_out = f"{excluded} annotator{'' if excluded == 1 else 's'} left out"
+    text = f"Filtering policy `{name}`" + (f" ({params})" if params else "") + f": {left_out}. "
     text += f"Scores are the {info.aggregation} of the ratings that count."
     return text + (f" Agreement: {agreement}." if agreement else "")
 
@@ -161,6 +163,7 @@ def _machine(snapshot: Snapshot) -> str:
 
 def responsible_ai(snapshot: Snapshot, meta: ReleaseMeta) -> ResponsibleAI:
     """The release's Responsible-AI facts, from its snapshot and the curator's words in ``meta``."""
+    snapshot = snapshot.sorted()
     collection, types = _collection(snapshot)
     platforms = sorted({p for lang in snapshot.scores.languages for c in lang.campaigns for p in c.platforms})
     simulated = simulated_note(snapshot.scores) or ""

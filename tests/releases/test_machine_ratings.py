@@ -17,11 +17,13 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from annotation.models import Campaign, Item, MachineAnnotator, MachineAnswer
-from releases.actions import check_release, create_release, export_release, import_release, release_files
+from releases.actions import check_release, create_release, export_release, release_files
 from releases.formats import is_data_file, read_release
 from releases.formats.machine import MACHINE_JSONL, MACHINE_PARQUET
+from releases.import_actions import import_release
 from releases.models import Release, ReleaseError
 from tests.datasets.factories import make_dataset
+from tests.releases.formats.test_release_card import same_columns
 
 pytestmark = pytest.mark.django_db
 
@@ -82,10 +84,11 @@ def data_files(release: Release) -> dict[str, bytes]:
 
 
 def without_readme_hash(datapackage: bytes) -> dict:
+    """The package without the checksums and sizes of its metadata files (they name the version)."""
     package = json.loads(datapackage)
     for resource in package["resources"]:
-        if resource["path"] == "README.md":
-            del resource["hash"]
+        if not is_data_file(resource["path"]):
+            del resource["hash"], resource["bytes"]
     return package
 
 
@@ -97,9 +100,9 @@ def test_a_release_without_the_opt_in_is_the_same_whether_or_not_machine_answers
 
     old, new = release_files(before), release_files(after)
     assert set(old) == set(new) and not any("machine" in path for path in new)
-    # Every data file is byte-identical. README.md and datapackage.json name the version (and the day, the same
-    # here): equal once it is swapped back, but for the README's checksum in datapackage.json. manifest.json
-    # lists the checksums of those two files, so it differs too.
+    # Every data file is byte-identical. The metadata files name the version (and the day, the same here): equal
+    # once it is swapped back, but for their checksums in datapackage.json. manifest.json lists the checksums
+    # of those files, so it differs too.
     assert data_files(before) == data_files(after)
     assert new["README.md"].replace(b"1.0.1", b"1.0.0") == old["README.md"]
     assert without_readme_hash(new["datapackage.json"].replace(b"1.0.1", b"1.0.0")) == without_readme_hash(
@@ -116,7 +119,8 @@ def test_with_the_opt_in_the_human_files_stay_the_same_and_the_machine_table_is_
     opted = create_release("1.1.0", campaigns=["demo-token"], machine_annotators=True)
 
     files = release_files(opted)
-    assert set(data_files(opted)) - set(data_files(human)) == {MACHINE_JSONL, MACHINE_PARQUET}
+    hf_machine = "hf/machine_ratings/en.parquet"  # the same rows in the Hugging Face layout
+    assert set(data_files(opted)) - set(data_files(human)) == {MACHINE_JSONL, MACHINE_PARQUET, hf_machine}
     assert {p: d for p, d in data_files(opted).items() if "machine" not in p} == data_files(human)
     assert (opted.scores, opted.counts) == (human.scores, human.counts)
     package = json.loads(files["datapackage.json"])
@@ -156,9 +160,9 @@ def assert_the_datapackage_describes_every_file(files: dict[str, bytes]) -> None
     """As tests/releases/formats/test_release_card.py checks it: every file, its checksum, every table's columns."""
     package = json.loads(files["datapackage.json"])
     resources = {r["path"]: r for r in package["resources"]}
-    assert set(resources) == set(files) - {"datapackage.json", "manifest.json"}
+    assert set(resources) == set(files) - {"datapackage.json", "croissant.json", "manifest.json"}
     for path, resource in resources.items():
-        assert resource["bytes"] == len(files[path])
+        assert resource.get("bytes") == (None if path.endswith(".parquet") else len(files[path]))
         assert resource["hash"] == "sha256:" + hashlib.sha256(files[path]).hexdigest()
         assert resource["format"] and resource["mediatype"] and resource["description"]
         if path.endswith(".csv"):
@@ -167,8 +171,8 @@ def assert_the_datapackage_describes_every_file(files: dict[str, bytes]) -> None
         elif path.endswith(".jsonl") and files[path]:
             first = json.loads(files[path].decode().splitlines()[0])
             assert [f["name"] for f in resource["schema"]["fields"]] == list(first), path
-        if path.endswith(".parquet"):
-            assert resource["schema"] == resources[path.replace(".parquet", ".jsonl")]["schema"]
+        if path.endswith(".parquet") and (twin := path.replace(".parquet", ".jsonl")) in resources:
+            assert same_columns(resource, resources[twin]), path
 
 
 def test_an_opted_in_release_reads_back_and_imports_without_its_machine_ratings(demo_token, tmp_path):

@@ -15,13 +15,13 @@ from datasets.models import Collection, Compound, Paraphrase, Sentence, Variant
 from releases.actions import (
     create_release,
     export_release,
-    import_release,
     publish_release,
     release_files,
     release_zip,
 )
 from releases.collect import collect_snapshot
 from releases.formats import ReleaseIntegrityError
+from releases.import_actions import import_release
 from releases.models import Release, ReleaseError
 
 pytestmark = pytest.mark.django_db

@@ -277,3 +277,40 @@ def test_only_curators_see_who_made_and_published_a_release(client, releases, al
     assert (release["created_by"], release["published_by"]) == (shown, shown)
     for page in ("/releases/", "/releases/1.0.0/"):
         assert ("alice" in client.get(page).content.decode()) is (shown is not None), page
+
+
+def test_curators_record_a_doi_through_the_api_once(client, releases, alice):
+    assert client.get(RELEASE).json()["doi"] == ""
+    assert client.post(RELEASE + "doi/", {"doi": "10.5281/zenodo.42"}).status_code == 403  # anonymous
+    client.force_login(alice)
+    bad = client.post(RELEASE + "doi/", {"doi": "zenodo 42"}, content_type="application/json")
+    assert bad.status_code == 400 and "is not a DOI" in bad.json()["doi"][0]
+    assert client.post(RELEASE + "doi/", {}, content_type="application/json").json() == {
+        "doi": ["This field is required."]
+    }
+    done = client.post(RELEASE + "doi/", {"doi": "https://doi.org/10.5281/zenodo.42"}, content_type="application/json")
+    assert done.status_code == 200 and done.json()["doi"] == "10.5281/zenodo.42"
+    again = client.post(RELEASE + "doi/", {"doi": "10.5281/zenodo.43"}, content_type="application/json")
+    assert again.status_code == 400 and "has its DOI already" in again.json()["doi"][0]
+    readme = client.get(RELEASE + "files/README.md").content.decode()
+    assert "DOI: [10.5281/zenodo.42]" in readme
+
+
+def test_curators_name_the_creators_and_their_words_when_creating(client, releases, alice):
+    client.force_login(alice)
+    body = {
+        "version": "2.0.0",
+        "languages": ["en"],
+        "creators": ["Jane Doe | Sheffield | 0000-0002-1825-0097"],
+        "intended_use": "Probing encoders.",
+    }
+    created = client.post("/api/releases/", body, content_type="application/json")
+    assert created.status_code == 201, created.content
+    assert created.json()["creators"] == [
+        {"name": "Jane Doe", "affiliation": "Sheffield", "orcid": "0000-0002-1825-0097"}
+    ]
+    assert created.json()["intended_use"] == "Probing encoders."
+    refused = client.post(
+        "/api/releases/", {**body, "version": "2.0.1", "creators": ["Jane | x | 123"]}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and "is not an ORCID" in refused.json()["creators"][0]

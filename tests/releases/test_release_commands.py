@@ -142,3 +142,29 @@ def test_the_demo_path_approves_unflagged_first_ranked_variants_and_releases_onc
     again = StringIO()
     call_command("create_release", "--release", "1.0.0", "--publish", "--exist-ok", stdout=again)
     assert "exists already (published): left as it is" in again.getvalue()
+
+
+def test_create_release_names_its_creators_and_the_curators_words(dataset):
+    run(
+        "create_release",
+        "--release",
+        "1.0.0",
+        "--creator",
+        "Jane Doe | Sheffield | 0000-0002-1825-0097",
+        "--creator",
+        "Ana Sousa",
+        "--intended-use",
+        "Probing encoders.",
+        "--biases",
+        "Two compounds.",
+    )
+    release = Release.objects.get(version="1.0.0")
+    assert [c["name"] for c in release.creators] == ["Jane Doe", "Ana Sousa"]
+    assert (release.intended_use, release.biases) == ("Probing encoders.", "Two compounds.")
+    card = bytes(release.files.get(path="README.md").content).decode()
+    assert (
+        "Creators: Jane Doe (Sheffield) [ORCID 0000-0002-1825-0097](https://orcid.org/0000-0002-1825-0097); Ana Sousa."
+        in card
+    )
+    with pytest.raises(CommandError, match="creators: '42' is not an ORCID iD"):
+        run("create_release", "--release", "1.0.1", "--creator", "Jane | x | 42")

@@ -184,6 +184,28 @@ def test_a_curator_creates_a_draft_through_the_form(curator_client, alice, post_
     assert "Publish 0.1.0" in curator_client.get(url("release", "0.1.0")).content.decode()
 
 
+def test_the_form_takes_the_creators_and_the_curators_words_and_names_a_bad_line(curator_client, post_release_form):
+    make_dataset()
+    bad = post_release_form({"version": "0.2.0", "languages": ["en"], "creators": "Jane Doe\nAna | Porto | 12"})
+    assert bad.status_code == 400 and "Line 2: &#x27;12&#x27; is not an ORCID iD" in bad.content.decode()
+    post_release_form(
+        {
+            "version": "0.2.0",
+            "languages": ["en"],
+            "creators": "Jane Doe | Sheffield\n\nAna Sousa",
+            "limitations": "English only.",
+        }
+    )
+    release = Release.objects.get(version="0.2.0")
+    assert release.creators == [
+        {"name": "Jane Doe", "affiliation": "Sheffield", "orcid": ""},
+        {"name": "Ana Sousa", "affiliation": "", "orcid": ""},
+    ]
+    page = curator_client.get(url("release", "0.2.0")).content.decode()
+    assert 'id="creators">Jane Doe <span class="muted">(Sheffield)</span>; Ana Sousa</dd>' in page
+    assert "<strong>Limitations.</strong> English only." in page
+
+
 def test_publishing_from_the_form_asks_first_and_says_what_freezes(curator_client, post_release_form):
     make_dataset()
 

@@ -20,8 +20,9 @@ from building.variants.curation import approve_unflagged, edit_variant, reject_v
 from datasets import vocabulary
 from datasets.formats.ncimp_columns import COPIES, SCORES_COLUMNS, SCORES_FILE
 from datasets.models import Collection, Compound, Variant
-from releases.actions import create_release, export_release, import_release
+from releases.actions import create_release, export_release
 from releases.formats import is_data_file
+from releases.import_actions import import_release
 from releases.models import Release
 
 pytestmark = pytest.mark.django_db

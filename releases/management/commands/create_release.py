@@ -46,6 +46,16 @@ class Command(BaseCommand):
         parser.add_argument("--description", default="", help="What the release holds, for its page and card.")
         parser.add_argument("--citation", default="", help="How to cite the release (shown on its card).")
         parser.add_argument("--licence", default="", help="SPDX identifier (default: CC-BY-4.0).")
+        parser.add_argument(
+            "--creator",
+            action="append",
+            default=[],
+            dest="creators",
+            help="An author, as 'Name | affiliation | ORCID' (the last two optional); repeat for each.",
+        )
+        parser.add_argument("--intended-use", default="", help="What the release is for (the card's Responsible use).")
+        parser.add_argument("--limitations", default="", help="What the release cannot tell (Responsible use).")
+        parser.add_argument("--biases", default="", help="Known biases of its data (Responsible use).")
         parser.add_argument("--user", help="Username recorded as the creator (and publisher).")
         parser.add_argument("--publish", action="store_true", help="Publish at once: the release is then frozen.")
         parser.add_argument(
@@ -80,6 +90,10 @@ class Command(BaseCommand):
                 citation=options["citation"],
                 licence=options["licence"],
                 machine_annotators=options["machine_annotators"],
+                creators=options["creators"],
+                intended_use=options["intended_use"],
+                limitations=options["limitations"],
+                biases=options["biases"],
             )
         except ReleaseError as exc:
             raise CommandError(str(exc)) from None

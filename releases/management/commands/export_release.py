@@ -1,22 +1,36 @@
-"""Write a release's files, manifest.json and release.zip into a folder, each checked against the manifest."""
+"""Write a release's files, manifest.json and release.zip into a folder, each checked against the manifest;
+or, with --format hf, only its Hugging Face folder."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from releases.actions import export_release
+from releases.actions import export_hf, export_release
 from releases.formats import ReleaseIntegrityError
 from releases.models import Release, ReleaseError
 
+FORMATS = {"release": export_release, "hf": export_hf}
+
 
 class Command(BaseCommand):
-    help = "Export release --release VERSION into --out DIR (a new or empty folder): every file, manifest.json and release.zip."
+    help = (
+        "Export release --release VERSION into --out DIR (a new or empty folder): every file, manifest.json and "
+        "release.zip, or with --format hf its Hugging Face folder."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--release", required=True, dest="release_version", help="The version of the release to export, e.g. 1.0.0."
         )
         parser.add_argument("--out", required=True, help="Folder to write (created when missing).")
+        parser.add_argument(
+            "--format",
+            choices=sorted(FORMATS),
+            default="release",
+            help="release (default): the whole release, checked against its manifest, and release.zip. hf: only its "
+            "hf/ folder (README.md with the Hub's metadata, one Parquet file per config), for datasets.load_dataset "
+            "or a push to the Hugging Face Hub.",
+        )
 
     def handle(self, *args, **options) -> None:
         version = options["release_version"]
@@ -25,7 +39,7 @@ class Command(BaseCommand):
             known = ", ".join(Release.objects.order_by("created_at").values_list("version", flat=True)) or "none"
             raise CommandError(f"no release {version} (releases: {known})")
         try:
-            written = export_release(release, options["out"])
+            written = FORMATS[options["format"]](release, options["out"])
         except ReleaseIntegrityError as exc:
             raise CommandError(f"release {version} failed its integrity check, nothing exported: {exc}") from None
         except ReleaseError as exc:

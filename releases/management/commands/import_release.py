@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_slug
 
-from releases.actions import import_release
+from releases.import_actions import import_release
 from releases.models import ReleaseError
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from datasets import vocabulary
 from releases.formats import ReleaseMeta
+from releases.formats.meta import Creator
 from releases.snapshot import (
     Agreement,
     CampaignSource,
@@ -195,7 +196,17 @@ def release_snapshot() -> Snapshot:
                     ("import_nctti",),
                     (
                         CampaignSource(
-                            "demo-token", "token", 3, 0, 320, (("pid-9", "speeder (median 0.5 s per item < 3 s)"),)
+                            "demo-token",
+                            "token",
+                            3,
+                            0,
+                            320,
+                            (("annotator 4", "speeder (median 0.5 s per item < 3 s)"),),
+                            platforms=("prolific",),
+                            pay_per_rating="0.15",
+                            consent=True,
+                            allocation="fixed",
+                            ratings_per_item=8,
                         ),
                     ),
                 ),
@@ -219,4 +230,9 @@ def release_meta() -> ReleaseMeta:
         citation="Doe, J. (2025). Idiomaticity probes 1.2.0.",
         created="2025-03-01",
         code_version="abc1234",
+        creators=(Creator("Jane Doe", "University of Sheffield", "0000-0002-1825-0097"), Creator("Ana Sousa")),
+        url="https://workbench.example.org/releases/1.2.0/",
+        intended_use="Probing sentence encoders.",
+        limitations="Two compounds only.",
+        biases="Hand-picked examples.",
     )

@@ -17,6 +17,7 @@ from releases.formats import build_files, read_release, snapshot_from_files
 from releases.formats.machine import MACHINE_JSONL, MACHINE_PARQUET, public_identity
 from releases.formats.manifest import with_manifest
 from releases.snapshot import MachineRating
+from tests.releases.formats.test_release_card import same_columns
 from tests.releases.formats.test_release_files import write_folder
 
 IDENTITY = {"kind": "causal_lm", "name": "tiny-llama", "weights_sha256": "ab" * 32, "dim": 32000}
@@ -88,7 +89,8 @@ def test_the_machine_table_has_a_labelled_row_per_answer(with_machine, release_m
 def test_the_human_files_are_the_same_with_the_machine_table(release_snapshot, with_machine, release_meta):
     without = build_files(release_snapshot, release_meta)
     opted = build_files(with_machine, release_meta)
-    assert set(opted) - set(without) == {MACHINE_JSONL, MACHINE_PARQUET}
+    # The same rows in the Hugging Face layout too (tests/releases/formats/test_hf_layout.py).
+    assert set(opted) - set(without) == {MACHINE_JSONL, MACHINE_PARQUET, "hf/machine_ratings/en.parquet"}
     assert {p: d for p, d in opted.items() if p in without and p.endswith((".csv", ".jsonl", ".parquet"))} == {
         p: d for p, d in without.items() if p.endswith((".csv", ".jsonl", ".parquet"))
     }
@@ -122,7 +124,7 @@ def test_datapackage_describes_the_machine_table_and_its_annotators(with_machine
     resources = {r["path"]: r for r in package["resources"]}
     first = rows(files[MACHINE_JSONL])[0]
     assert [f["name"] for f in resources[MACHINE_JSONL]["schema"]["fields"]] == list(first)
-    assert resources[MACHINE_PARQUET]["schema"] == resources[MACHINE_JSONL]["schema"]
+    assert same_columns(resources[MACHINE_PARQUET], resources[MACHINE_JSONL])
     assert all(f["type"] and f["description"] for f in resources[MACHINE_JSONL]["schema"]["fields"])
     machine = package["machine_ratings"]
     assert (machine["annotator_origin"], machine["answers"], machine["invalid"]) == ("machine", 3, 1)

@@ -35,6 +35,11 @@ EXPECTED_FILES = {
     "tidy/compounds.jsonl",
     "README.md",
     "datapackage.json",
+    "CITATION.cff",
+    "deposit/zenodo.json",
+    "croissant.json",
+    *(f"hf/{table}/{lang}.parquet" for table in ("compounds", "sentences", "pairs", "scores") for lang in ("en", "pt")),
+    "hf/README.md",
 }
 
 
@@ -54,7 +59,14 @@ def release_folder(tmp_path, release_snapshot, release_meta) -> Path:
 def test_it_writes_the_layout(release_snapshot, release_meta):
     files = build_files(release_snapshot, release_meta)
     assert set(files) == EXPECTED_FILES
-    assert {p for p in files if not is_data_file(p)} == {"README.md", "datapackage.json"}
+    assert {p for p in files if not is_data_file(p)} == {
+        "README.md",
+        "datapackage.json",
+        "CITATION.cff",
+        "deposit/zenodo.json",
+        "croissant.json",
+        "hf/README.md",
+    }
 
 
 def test_a_release_folder_reads_back_as_the_same_snapshot(release_folder, release_snapshot, release_meta):
