@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from core.version import code_version as shared_code_version
 from releases.collect import check_request, collect_snapshot, raise_nothing_to_release
-from releases.doi_actions import files_with_doi, previous_doi
+from releases.doi_actions import deposit_members, files_with_doi, previous_doi
 from releases.formats import (
     ReleaseMeta,
     build_files,
@@ -218,6 +218,11 @@ def export_hf(release: Release, out_dir: Path | str) -> list[dict]:
     if not (files := hf_folder(files_with_doi(release))):
         raise ReleaseError(f"release {release.version} has no {HF_DIR}/ folder: it was made before releases had one")
     return _write_folder(files, out_dir)
+
+
+def export_deposit(release: Release, out_dir: Path | str) -> list[dict]:
+    """Write what a Zenodo (DataCite) deposit uploads into ``out_dir``: the zip, CITATION.cff and zenodo.json."""
+    return _write_folder(deposit_members(release), out_dir)
 
 
 def _write_folder(files: dict[str, bytes], out_dir: Path | str) -> list[dict]:

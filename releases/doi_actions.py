@@ -126,14 +126,21 @@ def _zip_holds(zipped: bytes, files: dict[str, bytes]) -> bool:
     return members == {path: (len(data), zlib.crc32(data)) for path, data in files.items()}
 
 
+def deposit_members(release: Release) -> dict[str, bytes]:
+    """What a deposit uploads, by the names it uploads them under: release-VERSION.zip, CITATION.cff, zenodo.json."""
+    files = files_with_doi(release, include_zip=True)
+    return {
+        (f"release-{release.version}.zip" if path == ZIP_NAME else path.rsplit("/", 1)[-1]): files[path]
+        for path in DEPOSIT_BUNDLE
+    }
+
+
 def deposit_bundle(release: Release) -> bytes:
     """One zip of what a deposit takes: the release zip, CITATION.cff and deposit/zenodo.json."""
-    files = files_with_doi(release, include_zip=True)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
-        for path in DEPOSIT_BUNDLE:
-            name = f"release-{release.version}.zip" if path == ZIP_NAME else path.rsplit("/", 1)[-1]
+        for name, data in deposit_members(release).items():
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o100644 << 16
-            archive.writestr(info, files[path])
+            archive.writestr(info, data)
     return buffer.getvalue()

@@ -152,7 +152,11 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "versions": sorted(versions, key=lambda r: version_key(r.version)),
             "previous_version": previous_versions(versions).get(release.version),
             "files": rows,
-            "zip_size": release.files.filter(path=ZIP_NAME).values_list("size", flat=True).first(),
+            # the zip readers download: with the DOI's metadata files once it has one
+            "zip": (release.doi_record.files if release.doi else release.files)
+            .filter(path=ZIP_NAME)
+            .values("size", "sha256")
+            .first(),
             "counts": counts_tables(release.counts),
             "scores": release.scores,
             "sources": sources(score_info),
@@ -162,6 +166,7 @@ def release_detail(request: HttpRequest, version: str) -> HttpResponse:
             "others": others,
             "can_publish": is_curator(request.user) and not release.is_published,
             "can_record_doi": is_curator(request.user) and not release.doi,
+            "manifest_sha256": sha256_hex(files[MANIFEST]),
             "creators": [Creator(**c) for c in release.creators or ()],
             "links": [(path, words) for path, words in PUBLISHING_FILES if path in files],
         },

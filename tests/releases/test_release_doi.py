@@ -5,12 +5,14 @@ Alice is a curator; release 1.0.0 is published, 1.1.0 a draft made after it.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import zipfile
 
 import pytest
 import yaml
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -157,6 +159,27 @@ def test_the_page_links_the_publishing_files_and_a_curator_records_the_doi(relea
     response = curator_client.post(reverse("release_doi", args=["1.0.0"]), {"doi": DOI}, follow=True)
     page = response.content.decode()
     assert f'href="https://doi.org/{DOI}"' in page and 'id="doi-form"' not in page
+    release = releases["published"]
+    served = release_files(release)
+    assert hashlib.sha256(served["manifest.json"]).hexdigest() in page  # the manifest readers get
+    assert f"as published, before its DOI: <code>{release.checksum}</code>" in page
+    assert hashlib.sha256(release_zip(release)).hexdigest() in page and release.zip_sha256 not in page
     readme = client.get(reverse("release_file", args=["1.0.0", "README.md"])).content.decode()
     assert f"DOI: [{DOI}]" in readme
     assert ReleaseFile.objects.filter(release=releases["published"], path="README.md").get().content != readme
+
+
+def test_export_release_format_deposit_writes_what_a_deposit_uploads(releases, alice, tmp_path):
+    record_doi(releases["published"], DOI, alice)
+    out = io.StringIO()
+    call_command(
+        "export_release", "--release", "1.0.0", "--out", str(tmp_path / "deposit"), "--format", "deposit", stdout=out
+    )
+    assert sorted(p.name for p in (tmp_path / "deposit").iterdir()) == [
+        "CITATION.cff",
+        "release-1.0.0.zip",
+        "zenodo.json",
+    ]
+    assert json.loads((tmp_path / "deposit" / "zenodo.json").read_text())["metadata"]["doi"] == DOI
+    assert read_zip((tmp_path / "deposit" / "release-1.0.0.zip").read_bytes()) == release_files(releases["published"])
+    assert "zenodo.json" in out.getvalue()
