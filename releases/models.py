@@ -76,6 +76,14 @@ class ReleaseQuerySet(models.QuerySet):
     def drafts(self) -> ReleaseQuerySet:
         return self.filter(status=Release.Status.DRAFT)
 
+    def named(self, version: str) -> Release:
+        """Release ``version``; ReleaseError naming the versions there are when there is none."""
+        release = self.filter(version=version).first()
+        if release is None:
+            known = ", ".join(self.order_by("created_at").values_list("version", flat=True)) or "none"
+            raise ReleaseError(f"no release {version} (releases: {known})")
+        return release
+
     def current(self) -> Release | None:
         """The published release with the highest version (semantic order, not string order)."""
         releases = list(self.published().defer("manifest"))

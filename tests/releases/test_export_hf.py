@@ -5,11 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from io import StringIO
 
 import pyarrow.parquet as pq
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
 from datasets.formats.ncimp_columns import SCORES_FILE
 from releases import actions
@@ -17,14 +16,9 @@ from releases.formats import build_files
 from releases.models import Release
 from tests.datasets.factories import make_dataset
 from tests.releases.formats.test_hf_layout import load_every_config
+from tests.releases.test_release_commands import run
 
 pytestmark = pytest.mark.django_db
-
-
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 @pytest.fixture

@@ -36,10 +36,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         version = options["release_version"]
-        release = Release.objects.filter(version=version).first()
-        if release is None:
-            known = ", ".join(Release.objects.order_by("created_at").values_list("version", flat=True)) or "none"
-            raise CommandError(f"no release {version} (releases: {known})")
+        try:
+            release = Release.objects.named(version)
+        except ReleaseError as exc:
+            raise CommandError(str(exc)) from None
         try:
             url = push_to_hub(
                 release,
