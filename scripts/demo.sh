@@ -39,9 +39,10 @@ python manage.py create_demo_admin
 
 say "approving as admin the unflagged, first-ranked variant of each slot (flagged and lower-ranked ones stay pending for review)"
 python manage.py approve_variants --user admin --collection demo
-say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, checksums)"
+say "publishing demo release 1.0.0 (NCIMP layout, tidy data, data card, Croissant, Hugging Face layout, citation, checksums)"
 python manage.py create_release --release 1.0.0 --languages en,pt --collections demo --user admin \
-    --title "Idiomaticity Workbench demo" --publish --exist-ok
+    --title "Idiomaticity Workbench demo" \
+    --limitations "A demo: a handful of compounds, for trying the workbench, not for research." --publish --exist-ok
 
 say "starting a probe run of demo release 1.0.0 with the bundled MiniLM (the worker computes it once serving)"
 python manage.py run_probes --release 1.0.0 --model minilm --if-missing >/dev/null || say "WARNING: no probe run started"
