@@ -5,12 +5,12 @@ release as readers get it (``files_with_doi``), README.md and one Parquet file p
 root of the dataset repository, in one commit. A draft is never pushed, nor a release made before
 releases had an hf/ folder (its files cannot change: a new version is made instead).
 
-The endpoint (``WORKBENCH_HUB_ENDPOINT``: the Hub, or a self-hosted mirror) obeys the rules a model
-endpoint obeys (``probing.embedding.network``, which a release cannot import: probing sits above it,
-so the rules are restated here, for hosts only):
+The endpoint (``WORKBENCH_HUB_ENDPOINT``: the Hub, or a self-hosted mirror) obeys the rules every
+outbound request obeys (``core.egress``, the ones a model endpoint obeys too), its hosts listed in
+``WORKBENCH_HUB_HOSTS``:
 
-- its host must be listed in ``WORKBENCH_HUB_HOSTS`` (a name, an address or a network), which is
-  checked before any request; ``http://`` only for a listed address or network;
+- its host must be listed (a name, an address or a network), which is checked before any request;
+  ``http://`` only for a listed address or network;
 - every address a listed name resolves to must be public or listed (loopback, link-local and
   private ones are refused otherwise), checked just before each connection, which then goes to
   that address, ignoring proxy variables;
@@ -30,15 +30,12 @@ huggingface_hub and httpx2 (requirements/ml.txt) are imported when a push runs.
 
 from __future__ import annotations
 
-import ipaddress
-import socket
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from core.egress import HostRules, RefusedRequest, Resolver, checked_http_client, resolve
 from releases.doi_actions import files_with_doi
 from releases.formats.hf import HF_DIR, hf_folder
 from releases.models import Release, ReleaseError
@@ -48,101 +45,18 @@ ENDPOINT_SETTING = "WORKBENCH_HUB_ENDPOINT"
 HOSTS_SETTING = "WORKBENCH_HUB_HOSTS"
 TIMEOUT_SECONDS = 120.0
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
-Resolver = Callable[[str, int], list[str]]
-
 
 class HubError(ReleaseError):
     """A push the rules refuse or the Hub rejects; the message says why (never the token)."""
 
 
-def resolve(host: str, port: int) -> list[str]:
-    """Every address ``host`` resolves to (OSError when it does not resolve)."""
-    return sorted({info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)})
+def hub_hosts(entries: Iterable[str]) -> HostRules:
+    """The hosts a push may reach (``WORKBENCH_HUB_HOSTS``), named so in what they refuse."""
+    return HostRules.from_entries(entries, HOSTS_SETTING, ENDPOINT_SETTING)
 
 
-def ip_or_none(text: str) -> IPAddress | None:
-    try:
-        ip = ipaddress.ip_address(text.strip("[]").split("%")[0])
-    except ValueError:
-        return None
-    return ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped else ip
-
-
-@dataclass(frozen=True)
-class HubHosts:
-    """The host names and networks a push may reach (``WORKBENCH_HUB_HOSTS``)."""
-
-    names: frozenset[str]
-    networks: tuple[IPNetwork, ...] = ()
-
-    @classmethod
-    def from_entries(cls, entries: Iterable[str]) -> HubHosts:
-        names, networks = set(), []
-        for entry in entries:
-            try:
-                networks.append(ipaddress.ip_network(entry.strip().strip("[]"), strict=False))
-            except ValueError:
-                names.add(entry.strip().lower().rstrip("."))
-        return cls(frozenset(names), tuple(networks))
-
-    def listed(self, ip: IPAddress) -> bool:
-        return any(ip in network for network in self.networks)
-
-    def check_endpoint(self, endpoint: str) -> None:
-        """Refuse an endpoint that is not an http(s) URL of a listed host (http:// only for a listed address)."""
-        try:
-            parts = urlsplit(endpoint)
-            parts.port  # noqa: B018 - a port that is not a number raises here
-        except ValueError:
-            raise HubError(f"{ENDPOINT_SETTING}={endpoint!r} is not a URL.") from None
-        if parts.scheme not in ("https", "http") or not parts.hostname or parts.username or parts.password:
-            raise HubError(f"{ENDPOINT_SETTING}={endpoint!r} must be an https:// URL without a user or password.")
-        host = parts.hostname.lower().rstrip(".")
-        literal = ip_or_none(host)
-        if not (self.listed(literal) if literal is not None else host in self.names):
-            raise HubError(f"the Hub endpoint's host {host} is not one the administrator allows ({HOSTS_SETTING}).")
-        if parts.scheme == "http" and literal is None:
-            raise HubError(
-                f"{ENDPOINT_SETTING} must use https:// (http:// only for an address or network listed in "
-                f"{HOSTS_SETTING})."
-            )
-
-    def checked_addresses(self, host: str, port: int, resolver: Resolver = resolve) -> list[IPAddress]:
-        """The addresses of a listed ``host``, each public or listed; HubError otherwise."""
-        host = host.lower().rstrip(".")
-        literal = ip_or_none(host)
-        if literal is not None:
-            if not self.listed(literal):
-                raise HubError(f"{host} is not a host the administrator allows ({HOSTS_SETTING}).")
-            return [literal]
-        if host not in self.names:
-            raise HubError(f"{host} is not a host the administrator allows ({HOSTS_SETTING}).")
-        try:
-            found = [ip_or_none(address) for address in resolver(host, port)]
-        except OSError:
-            raise HubError(f"{host} does not resolve.") from None
-        for ip in found:
-            if ip is None or not (self.listed(ip) or (ip.is_global and not ip.is_multicast)):
-                raise HubError(
-                    f"{host} resolves to {ip}, a loopback, link-local or private address the administrator has not "
-                    f"listed ({HOSTS_SETTING})."
-                )
-        if not found:
-            raise HubError(f"{host} does not resolve.")
-        return found
-
-
-def checked_client(hosts: HubHosts, resolver: Resolver = resolve):
+def checked_client(hosts: HostRules, resolver: Resolver = resolve):
     """An httpx2 client that connects only to checked addresses of listed hosts and follows no redirect."""
-    import httpcore2
-    import httpx2
-
-    class CheckedBackend(httpcore2.SyncBackend):
-        def connect_tcp(self, host: str, port: int, timeout=None, local_address=None, socket_options=None):
-            address = hosts.checked_addresses(host, port, resolver)[0]
-            return super().connect_tcp(str(address), port, timeout, local_address, socket_options)
 
     def refuse_redirect(response) -> None:
         # huggingface_hub reads some 3xx answers as success: the push stops here, before it reads one.
@@ -154,23 +68,15 @@ def checked_client(hosts: HubHosts, resolver: Resolver = resolve):
                 "address it ends at)"
             )
 
-    transport = httpx2.HTTPTransport(trust_env=False)
-    # httpx2 takes no network backend of its own: the pool it would build, with the checking one.
-    transport._pool = httpcore2.ConnectionPool(
-        ssl_context=httpx2.create_ssl_context(), network_backend=CheckedBackend()
-    )
-    return httpx2.Client(
-        transport=transport,
-        follow_redirects=False,
-        trust_env=False,
-        timeout=TIMEOUT_SECONDS,
-        event_hooks={"response": [refuse_redirect]},
-    )
+    return checked_http_client(hosts, TIMEOUT_SECONDS, resolver, on_response=refuse_redirect)
 
 
 @contextmanager
-def hub_session(hosts: HubHosts, resolver: Resolver = resolve) -> Iterator[None]:
-    """huggingface_hub's requests through ``checked_client`` while the block runs (it has one client per process)."""
+def hub_session(hosts: HostRules, resolver: Resolver = resolve) -> Iterator[None]:
+    """huggingface_hub's requests through ``checked_client`` while the block runs (it has one client per process).
+
+    A connection the rules refuse ends the block with a HubError.
+    """
     from huggingface_hub import set_client_factory
     from huggingface_hub.utils import _http
 
@@ -179,6 +85,8 @@ def hub_session(hosts: HubHosts, resolver: Resolver = resolve) -> Iterator[None]
     set_client_factory(lambda: checked_client(hosts, resolver))
     try:
         yield
+    except RefusedRequest as error:
+        raise HubError(str(error)) from None
     finally:
         set_client_factory(previous)
 
@@ -212,8 +120,12 @@ def push_to_hub(
     files = hf_files(release)
     if not token:
         raise HubError(f"set the environment variable {TOKEN_ENV} to a Hugging Face token with write access")
-    allowed = HubHosts.from_entries(settings.WORKBENCH_HUB_HOSTS if hosts is None else hosts)
-    allowed.check_endpoint(endpoint)
+    allowed = hub_hosts(settings.WORKBENCH_HUB_HOSTS if hosts is None else hosts)
+    try:
+        # Names are resolved and checked when each connection is made (hub_session).
+        allowed.check_url(endpoint, resolver=None)
+    except RefusedRequest as error:
+        raise HubError(str(error)) from None
     from huggingface_hub import CommitOperationAdd, HfApi, constants
     from huggingface_hub.errors import HfHubHTTPError, HFValidationError
 

@@ -64,6 +64,8 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import sys' 2>/dev/nu
 fi
 
 # --- 3. Python requirements ----------------------------------------------------------------
+# Packages named like one of the project's apps, installed in $VENV/peers (tests/peers.py runs them).
+PEERS="datasets"
 wanted="$(
     {
         echo "$REQUIREMENTS"
@@ -77,8 +79,32 @@ else
     say "pip install --require-hashes -r $REQUIREMENTS (a few minutes on a fresh machine)"
     # The dev lock pins pip too (pip-tools needs it): this also moves the venv's pip to it.
     # (Drops pip's warnings about configured local index folders that do not exist.)
-    { "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$REQUIREMENTS" 2>&1 1>&3 |
+    # Peers named like one of the project's apps (Hugging Face's datasets) go to $VENV/peers, outside
+    # site-packages: installed there, transformers would import the project's app in their place.
+    split_dir="$(mktemp -d)"
+    # An entry is its name==version line and the indented lines under it (hashes, "# via").
+    awk -v peers="$PEERS" -v main="$split_dir/main.txt" -v out="$split_dir/peers.txt" '
+        BEGIN { n = split(peers, list, " "); for (i = 1; i <= n; i++) wanted[list[i]] = 1 }
+        /^#/ { peer = 0 }
+        /^[^ \t#]/ { name = tolower($0); sub(/[=<>!~\[ ].*/, "", name); gsub(/[_.]/, "-", name); peer = (name in wanted) }
+        { if (peer) print > out; else print > main }
+    ' "$REQUIREMENTS"
+    touch "$split_dir/peers.txt"
+    { "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$split_dir/main.txt" 2>&1 1>&3 |
         { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2; } 3>&1
+    # A venv made before the split may hold a peer in site-packages: it leaves.
+    for peer in $(sed -n 's/^\([A-Za-z0-9_.-]*\)==.*/\1/p' "$split_dir/peers.txt"); do
+        if "$VENV/bin/python" -m pip show -q "$peer" >/dev/null 2>&1; then
+            "$VENV/bin/python" -m pip uninstall -q -y "$peer"
+        fi
+    done
+    rm -rf "$VENV/peers"
+    if [ -s "$split_dir/peers.txt" ]; then
+        { "$VENV/bin/python" -m pip install -q --disable-pip-version-check --require-hashes --no-deps \
+            --target "$VENV/peers" -r "$split_dir/peers.txt" 2>&1 1>&3 |
+            { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2; } 3>&1
+    fi
+    rm -rf "$split_dir"
     echo "$wanted" >"$STAMP"
     say "Python requirements installed"
 fi

@@ -1,8 +1,8 @@
 """The Hugging Face layout of a release (hf/): every config loads with ``datasets`` as the release's own tables hold
 the data, its dataset card's YAML says what the Hub needs, and the same data gives the same bytes.
 
-Hugging Face's ``datasets`` runs in a subprocess (``python -I``): inside pytest the workbench's own ``datasets``
-app shadows it.
+Hugging Face's ``datasets`` runs in a subprocess (``tests/peers.py``): inside pytest the workbench's own
+``datasets`` app shadows it.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -40,6 +38,7 @@ from releases.formats.hf_tables import table_rows, table_schema
 from releases.formats.machine import MACHINE_PARQUET
 from releases.formats.tidy import COMPOUNDS_JSONL, PAIRS_PARQUET
 from releases.snapshot import CampaignSource, LanguageSource, ScoreInfo, Snapshot, word_count
+from tests.peers import run_peer
 from tests.releases.formats.conftest import eager_beaver
 from tests.releases.formats.test_machine_ratings_files import INVALID, answer
 
@@ -72,14 +71,7 @@ def load_every_config(folder: Path, tmp_path: Path) -> dict:
         "HF_HUB_OFFLINE": "1",
         "HF_HUB_DISABLE_TELEMETRY": "1",
     }
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", LOADER, str(folder)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_peer(LOADER, str(folder), cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
