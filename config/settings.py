@@ -56,6 +56,8 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "django_celery_beat",
+    # What every app shares (abstract models only, no tables); an app for its instance-wide commands (backup, restore).
+    "core",
     # The apps in the order the data flows; each imports only the apps above it (.importlinter).
     "datasets",
     "annotation",
@@ -66,6 +68,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every response, a redirect or a refusal too, carries X-Request-ID, and so do the logs.
+    "core.request_ids.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before the session is read: a NUL in a cookie, a path or a field is a 400 naming it, not a 500.
     "config.control_characters.RefuseControlCharactersMiddleware",
@@ -287,10 +291,26 @@ WORKBENCH_ENGINE_CACHE = Path(env_str("WORKBENCH_ENGINE_CACHE") or VAR_DIR / "en
 # Folders a curator may name as a corpus "server path" (default none: uploads only).
 WORKBENCH_CORPUS_ROOTS = env_paths("WORKBENCH_CORPUS_ROOTS", [])
 
+# LOG_FORMAT=json writes one JSON object per line (time, level, logger, message,
+# request_id, exception: core/logs.py), what a log collector reads; plain, the message alone, what a
+# person reads in a terminal. The default follows DEBUG: plain while developing, json in production.
+LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json").strip().lower()
+if LOG_FORMAT not in {"json", "plain"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not a log format: set it to json or plain.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "core.logs.RequestIdFilter"}},
+    "formatters": {"json": {"()": "core.logs.JsonFormatter"}, "plain": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            # json to stdout, as container platforms collect it; plain to stderr, as before, off a command's output
+            "stream": "ext://sys.stdout" if LOG_FORMAT == "json" else "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
 }
 

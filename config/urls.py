@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("core.urls")),
     path("accounts/", include("core.account_urls")),
     # Before the campaigns' pages: /curate/synonyms/ is a page, not a campaign ("synonyms" is a reserved slug).
     path("curate/", include("annotators.urls")),

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 # Fixtures shared by several test folders.
-pytest_plugins = ["tests.lexicons"]
+pytest_plugins = ["tests.lexicons", "tests.storage_fixtures"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("WORKBENCH_SHARED_DATA") or REPO_ROOT.parent / "shared" / "data")

@@ -341,7 +341,7 @@ def test_env_storage_reads_the_backend_and_its_options(monkeypatch):
 @pytest.mark.parametrize(
     ("backend", "options", "message"),
     [
-        ("storages.backends.s3.S3Storage", "", "no module storages.backends.s3"),
+        ("storages.backends.nowhere.S3Storage", "", "no module storages.backends.nowhere"),
         ("S3Storage", "", "dotted path"),
         ("django.core.files.storage.InMemoryStorage", "{bucket", "not JSON"),
         ("django.core.files.storage.InMemoryStorage", "[1]", "JSON object"),

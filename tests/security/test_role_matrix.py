@@ -51,6 +51,8 @@ ROUTES: dict[str, tuple[tuple[str, ...], dict]] = {
     "login": (PUBLIC, {}),
     "logout": (POST_ONLY, {}),
     "home": (PUBLIC, {}),
+    # 200 or 503: whether the database and the broker answer (the test's broker may be the embedded one)
+    "healthz": (("2xx/503",) * 5, {}),
     # the working dataset holds the answers crowd workers give (scores, classes, paraphrases): curators only
     "compound": (CURATOR_PAGE, {"pk": "compound"}),
     "choose_gold_synonym": (POST_ONLY, {"pk": "compound"}),
