@@ -15,7 +15,7 @@ from django.db import transaction
 from annotators.actions import AnnotatorError, create_job, fail_job, resume_job_shards, run_shard
 from annotators.models import AnnotationJob, AnnotationShard
 from annotators.proposing import propose_synonyms
-from core.shards import requeue_stale
+from core.shards import lost_shards, requeue_stale
 from datasets.models import Compound
 from probing.models import EmbeddingModel
 
@@ -38,8 +38,10 @@ def annotate_shard_task(self, job_id: int, index: int) -> bool:
 
 @shared_task(acks_late=True)
 def requeue_stale_annotation_shards_task() -> list[list[int]]:
-    """Enqueue again the running shards whose worker stopped beating; the [job, shard index] pairs enqueued."""
-    requeued = [(shard.job_id, shard.index, shard.job.queue) for shard in requeue_stale(AnnotationShard)]
+    """Enqueue again the running shards whose worker stopped beating, and the pending shards whose message the broker
+    lost (``core.shards.lost_shards``); the [job, shard index] pairs enqueued."""
+    again = requeue_stale(AnnotationShard) + lost_shards(AnnotationShard)
+    requeued = [(shard.job_id, shard.index, shard.job.queue) for shard in again]
     for job_id, index, queue in requeued:
         annotate_shard_task.apply_async((job_id, index), queue=queue)
     return [[job_id, index] for job_id, index, _ in requeued]

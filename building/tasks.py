@@ -26,7 +26,7 @@ from building.models import BuildJob, BuildShard
 from building.storage import StoredFile
 from building.variants.jobs import BATCH, create_generation_job, run_generation_batch
 from building.variants.resources import GenerationOptions
-from core.shards import requeue_stale
+from core.shards import lost_shards, requeue_stale
 from datasets.models import Compound
 
 
@@ -83,8 +83,9 @@ def enqueue_parts(job: BuildJob, indices: list[int]) -> None:
 
 @shared_task(acks_late=True)
 def requeue_stale_build_shards_task() -> list[list[int]]:
-    """Enqueue again the running parts whose worker stopped beating; the [job, part index] pairs enqueued."""
-    requeued = requeue_stale(BuildShard)
+    """Enqueue again the running parts whose worker stopped beating, and the pending parts whose message the broker
+    lost (``core.shards.lost_shards``); the [job, part index] pairs enqueued."""
+    requeued = requeue_stale(BuildShard) + lost_shards(BuildShard)
     for shard in requeued:
         enqueue_parts(shard.job, [shard.index])
     return [[shard.job_id, shard.index] for shard in requeued]

@@ -229,6 +229,10 @@ if SHARD_HEARTBEAT_EVERY * 2 > SHARD_HEARTBEAT_TIMEOUT:
         f"{SHARD_HEARTBEAT_TIMEOUT}: a live worker would be taken for dead between two beats."
     )
 SHARD_REQUEUE_EVERY = env_int("SHARD_REQUEUE_EVERY", 60, minimum=1)
+# A broker that forgets (Redis restarted without persistence, a flushed queue) loses the messages of
+# shards nobody claimed: the same periodic task sends a job's pending shards again once their message is
+# SHARD_QUEUE_TIMEOUT seconds old and no shard of the job was claimed, beat or finished meanwhile.
+SHARD_QUEUE_TIMEOUT = env_int("SHARD_QUEUE_TIMEOUT", 600, minimum=5)
 # Entries here are written to django-celery-beat's table whenever beat starts (DatabaseScheduler).
 CELERY_BEAT_SCHEDULE = {
     "requeue stale probe shards": {

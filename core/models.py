@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class JobStatus(models.TextChoices):
@@ -73,6 +74,9 @@ class Shard(models.Model):
     error = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    enqueued_at = models.DateTimeField(
+        default=timezone.now, help_text="When its message was last sent: a pending shard waits for it since then."
+    )
 
     class Meta:
         abstract = True

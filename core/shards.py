@@ -9,7 +9,11 @@ and says whether this shard was the last one, so exactly one worker finishes the
 
 A worker killed (SIGKILL, a lost machine) stops beating: ``requeue_stale`` puts its shards back
 to pending after ``settings.SHARD_HEARTBEAT_TIMEOUT`` seconds, and the app's periodic task
-enqueues them again, so a job never waits for the broker to give the lost message back.
+enqueues them again, so a job never waits for the broker to give the lost message back. A broker
+that forgets (restarted without persistence, a flushed queue) loses the messages of shards nobody
+claimed yet: ``lost_shards`` finds the pending shards of jobs that made no progress for
+``settings.SHARD_QUEUE_TIMEOUT`` seconds since their message was sent, and the same periodic task
+sends them again.
 
 Nothing here knows Celery or any app: the apps pass their shard model and enqueue the shards
 returned.
@@ -255,7 +259,9 @@ def resume_job(
             raise JobDone(f"job #{job_id} is done")
         shards = shard_model.objects.filter(**_of_job(shard_model, job_id))
         pending = list(shards.exclude(status=Shard.DONE).order_by("index").values_list("index", flat=True))
-        shards.filter(index__in=pending).update(status=Shard.PENDING, attempts=0, heartbeat_at=None, error="")
+        shards.filter(index__in=pending).update(
+            status=Shard.PENDING, attempts=0, heartbeat_at=None, error="", enqueued_at=timezone.now()
+        )
         job.status = JobStatus.RUNNING if shards.filter(status=Shard.DONE).exists() else JobStatus.QUEUED
         job.finished_at = None
         job.save(update_fields=["status", "finished_at", *(prepare(job) if prepare else ())])
@@ -284,7 +290,41 @@ def requeue_stale(shard_model: type[Shard]) -> list[Shard]:
     for shard in stale_shards(shard_model):
         note = f"requeued: worker {shard.worker or '?'} gave no sign of life since {shard.heartbeat_at or shard.started_at}"
         if shard_model.objects.filter(_stale_before(timezone.now()), pk=shard.pk).update(
-            status=Shard.PENDING, heartbeat_at=None, error=note[:2000]
+            status=Shard.PENDING, heartbeat_at=None, error=note[:2000], enqueued_at=timezone.now()
         ):
             requeued.append(shard)
     return requeued
+
+
+def lost_shards(shard_model: type[Shard]) -> list[Shard]:
+    """Pending shards whose message the broker may have lost, marked as sent again: the caller enqueues them.
+
+    A broker restarted without persistence (or a flushed queue) forgets the messages of shards no worker
+    has claimed: nothing would ever run them. A pending shard is taken for lost when its job is unfinished,
+    its message was sent more than ``SHARD_QUEUE_TIMEOUT`` seconds ago, and no shard of its job was
+    claimed, beat or finished within that time (a job whose workers make progress is only waiting its
+    turn). The conditional UPDATE marks it sent now, so each is sent again at most once per timeout; a
+    message delivered twice is harmless (``claim_shard``).
+    """
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.SHARD_QUEUE_TIMEOUT)
+    job = shard_model.job_field
+    candidates = (
+        shard_model.objects.filter(status=Shard.PENDING, enqueued_at__lt=cutoff, **{f"{job}__status__in": UNFINISHED})
+        .select_related(job)
+        .order_by(f"{job}_id", "index")
+    )
+    busy: dict[int, bool] = {}
+    lost = []
+    for shard in candidates:
+        job_id = getattr(shard, f"{job}_id")
+        if job_id not in busy:
+            recent = Q(started_at__gte=cutoff) | Q(heartbeat_at__gte=cutoff) | Q(finished_at__gte=cutoff)
+            busy[job_id] = shard_model.objects.filter(recent, **_of_job(shard_model, job_id)).exists()
+        if busy[job_id]:
+            continue
+        if shard_model.objects.filter(pk=shard.pk, status=Shard.PENDING, enqueued_at__lt=cutoff).update(
+            enqueued_at=now
+        ):
+            lost.append(shard)
+    return lost

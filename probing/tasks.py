@@ -16,7 +16,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import transaction
 
-from core.shards import requeue_stale
+from core.shards import lost_shards, requeue_stale
 from probing.actions import SHARD_SIZE, ProbeError, create_probe_run, fail_run, finish_run, resume_run, run_shard
 from probing.models import EmbeddingModel, ProbeRun, ProbeShard
 from probing.run.scheduling import start_nightly_runs, start_publish_runs
@@ -64,8 +64,10 @@ def probe_on_publish_task(release_id: int) -> list[int]:
 
 @shared_task(acks_late=True)
 def requeue_stale_probe_shards_task() -> list[list[int]]:
-    """Enqueue again the running shards whose worker stopped beating; the [run, shard index] pairs enqueued."""
-    requeued = [(shard.run_id, shard.index, shard.run.queue) for shard in requeue_stale(ProbeShard)]
+    """Enqueue again the running shards whose worker stopped beating, and the pending shards whose message the broker
+    lost (``core.shards.lost_shards``); the [run, shard index] pairs enqueued."""
+    again = requeue_stale(ProbeShard) + lost_shards(ProbeShard)
+    requeued = [(shard.run_id, shard.index, shard.run.queue) for shard in again]
     for run_id, index, queue in requeued:
         run_probe_shard_task.apply_async((run_id, index), queue=queue)
     return [[run_id, index] for run_id, index, _ in requeued]

@@ -27,6 +27,7 @@ from core.shards import (
     complete_shard,
     finish_job,
     heartbeat,
+    lost_shards,
     requeue_stale,
     resume_job,
     stale_shards,
@@ -195,6 +196,43 @@ def test_the_stale_timeout_comes_from_the_settings(settings):
     assert not stale_shards(BuildShard).exists()
     settings.SHARD_HEARTBEAT_TIMEOUT = 90
     assert stale_shards(BuildShard).get().index == 0
+
+
+def sent_since(job: BuildJob, seconds: float) -> None:
+    """The job's pending shards had their message sent ``seconds`` ago (and nothing since)."""
+    job.shards.filter(status=BuildShard.PENDING).update(enqueued_at=silent_since(seconds))
+
+
+def test_pending_shards_of_a_job_that_made_no_progress_are_sent_again_once_per_timeout(settings):
+    settings.SHARD_QUEUE_TIMEOUT = 300
+    lost, waiting, recent, cancelled = make_job(2), make_job(2), make_job(2), make_job(1)
+    for job in (lost, waiting, cancelled):
+        sent_since(job, 400)
+    sent_since(recent, 100)  # sent a moment ago: the broker still holds it
+    # waiting: a worker claimed one of its shards a minute ago; the other is only waiting its turn
+    waiting.shards.filter(index=0).update(
+        status=BuildShard.DONE, started_at=silent_since(60), finished_at=silent_since(50)
+    )
+    finish_job(BuildJob, cancelled.pk, BuildJob.Status.CANCELLED)
+
+    assert [(s.job_id, s.index) for s in lost_shards(BuildShard)] == [(lost.pk, 0), (lost.pk, 1)]
+    assert lost_shards(BuildShard) == []  # marked sent: the next tick sends no copy
+    assert lost.shards.filter(enqueued_at__gte=silent_since(5)).count() == 2
+    sent_since(lost, 400)
+    assert len(lost_shards(BuildShard)) == 2  # still nobody took them a timeout later: sent again
+
+
+def test_requeued_and_resumed_shards_count_their_wait_from_then(settings):
+    settings.SHARD_QUEUE_TIMEOUT = 300
+    job = make_job(2)
+    sent_since(job, 400)
+    left_running(job, 0, django_settings.SHARD_HEARTBEAT_TIMEOUT + 60)
+    requeue_stale(BuildShard)  # shard 0 sent again now; shard 1's message is old, but its job ran meanwhile
+    assert job.shards.get(index=0).enqueued_at >= silent_since(5)
+    finish_job(BuildJob, job.pk, BuildJob.Status.CANCELLED)
+    sent_since(job, 400)
+    resume_job(BuildShard, job.pk)
+    assert lost_shards(BuildShard) == []  # resumed: both sent now
 
 
 def test_resume_keeps_done_shards_and_reopens_the_others():
