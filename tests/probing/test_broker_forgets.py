@@ -13,7 +13,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -27,8 +26,8 @@ from probing.models import CachedVectors, ProbeRun, ProbeShard
 from probing.report.build import run_report
 from tests.float32 import float32_close
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
-from tests.probing.test_worker_killed import database_url, wait_for
 from tests.probing.test_worker_resume import numbers
+from tests.probing.worker_processes import start_worker, wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -79,19 +78,6 @@ def forgetful_redis(tmp_path: Path):
         server.stop()
 
 
-def start_worker(url: str, model_dir: Path, log: Path) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": url,
-        "CELERY_RESULT_BACKEND": url,
-        "WORKBENCH_MODEL_DIRS": str(model_dir),
-    }
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", QUEUE]
-    command += ["--prefetch-multiplier", "1", "--without-mingle", "--without-gossip", "-l", "warning"]
-    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-
-
 def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same_numbers(settings, tmp_path):
     settings.PROBE_QUEUES = {"cpu": QUEUE, "gpu": QUEUE}
     settings.SHARD_QUEUE_TIMEOUT = QUEUE_TIMEOUT
@@ -106,7 +92,7 @@ def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same
         try:
             run = tasks.start_probe_run(release, bert, shard_size=1)  # autocommit: its 5 messages are sent at once
             assert broker.queued(QUEUE) == run.shards_total == 5
-            worker = start_worker(broker.url, tmp_path / "models", log)
+            worker = start_worker(broker.url, QUEUE, tmp_path / "models", log, None, "--prefetch-multiplier", "1")
             wait_for(lambda: run.shards.filter(status=ProbeShard.RUNNING).exists(), 120, "a shard to start")
 
             broker.stop()
@@ -125,6 +111,11 @@ def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same
                 worker.terminate()
                 worker.wait(30)
             app.conf.update(broker_url=before[0], result_backend=before[1])
+            # The app's pools keep connections to this test's Redis, gone now: the next test's app makes its own.
+            app.amqp._producer_pool = None
+            app._pool = None
+            vars(app._local).pop("backend", None)  # the result backend, kept per thread (or once, when thread-safe)
+            app._backend_cache = None
 
     run.refresh_from_db()
     assert run.status == ProbeRun.Status.DONE, run.error + log.read_text()[-3000:]

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from config.celery import app
 from probing import tasks
 from probing.models import ProbeRun, ProbeShard
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
+from tests.probing.worker_processes import start_worker, wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -28,33 +25,9 @@ QUEUE = f"probe_cpu_killed_{os.getpid()}"
 TIMEOUT = 6  # seconds of silence before a shard is taken for dead, for the workers and this process alike
 
 
-def database_url() -> str:
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def start_worker(redis_url: str, model_dir: Path, log: Path) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": redis_url,
-        "CELERY_RESULT_BACKEND": redis_url,
-        "SHARD_HEARTBEAT_TIMEOUT": str(TIMEOUT),
-        "SHARD_HEARTBEAT_EVERY": "1",
-        "WORKBENCH_MODEL_DIRS": str(model_dir),
-    }
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", QUEUE]
-    command += ["--without-mingle", "--without-gossip", "-l", "warning"]
-    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
-
-
-def wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if found := condition():
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"still waiting for {what} after {seconds} seconds")
+def start_host(redis_url: str, model_dir: Path, log: Path):
+    heartbeat = {"SHARD_HEARTBEAT_TIMEOUT": str(TIMEOUT), "SHARD_HEARTBEAT_EVERY": "1"}
+    return start_worker(redis_url, QUEUE, model_dir, log, heartbeat)
 
 
 def test_a_run_whose_worker_was_sigkilled_mid_shard_finishes_once_the_shard_is_requeued(
@@ -72,7 +45,7 @@ def test_a_run_whose_worker_was_sigkilled_mid_shard_finishes_once_the_shard_is_r
             with app.connection_for_write() as broker:
                 broker.default_channel.queue_purge(QUEUE)
             run = tasks.start_probe_run(release, bert, shard_size=1)  # autocommit: enqueued at once
-            workers.append(start_worker(redis_url, tmp_path / "models", log))
+            workers.append(start_host(redis_url, tmp_path / "models", log))
             # The first shard claimed is loading torch and the model: kill its worker there.
             killed = wait_for(lambda: run.shards.filter(status=ProbeShard.RUNNING).first(), 120, "a shard to start")
             os.kill(workers[0].pid, signal.SIGKILL)
@@ -80,7 +53,7 @@ def test_a_run_whose_worker_was_sigkilled_mid_shard_finishes_once_the_shard_is_r
             killed.refresh_from_db()
             assert killed.status == ProbeShard.RUNNING and killed.attempts == 1, log.read_text()[-3000:]
 
-            workers.append(start_worker(redis_url, tmp_path / "models", log))
+            workers.append(start_host(redis_url, tmp_path / "models", log))
             wait_for(
                 lambda: ProbeRun.objects.get(pk=run.pk).shards_done == run.shards_total - 1,
                 180,
