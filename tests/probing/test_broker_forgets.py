@@ -78,6 +78,14 @@ def forgetful_redis(tmp_path: Path):
         server.stop()
 
 
+def forget_connections() -> None:
+    """The Celery app's producer pool, connection pool and result backend made again from its settings when next used."""
+    app.amqp._producer_pool = None
+    app._pool = None
+    vars(app._local).pop("backend", None)  # the result backend, kept per thread (or once, when thread-safe)
+    app._backend_cache = None
+
+
 def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same_numbers(settings, tmp_path):
     settings.PROBE_QUEUES = {"cpu": QUEUE, "gpu": QUEUE}
     settings.SHARD_QUEUE_TIMEOUT = QUEUE_TIMEOUT
@@ -89,6 +97,7 @@ def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same
     before = (app.conf.broker_url, app.conf.result_backend)
     with forgetful_redis(tmp_path) as broker:
         app.conf.update(broker_url=broker.url, result_backend=broker.url, task_always_eager=False)
+        forget_connections()  # an earlier test's pools would still send to its broker
         try:
             run = tasks.start_probe_run(release, bert, shard_size=1)  # autocommit: its 5 messages are sent at once
             assert broker.queued(QUEUE) == run.shards_total == 5
@@ -111,11 +120,7 @@ def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same
                 worker.terminate()
                 worker.wait(30)
             app.conf.update(broker_url=before[0], result_backend=before[1])
-            # The app's pools keep connections to this test's Redis, gone now: the next test's app makes its own.
-            app.amqp._producer_pool = None
-            app._pool = None
-            vars(app._local).pop("backend", None)  # the result backend, kept per thread (or once, when thread-safe)
-            app._backend_cache = None
+            forget_connections()  # they lead to this test's Redis, gone now
 
     run.refresh_from_db()
     assert run.status == ProbeRun.Status.DONE, run.error + log.read_text()[-3000:]
