@@ -99,7 +99,7 @@ def create_release(
         code_version=_code_version(),
         creators=authors,
         url=release_url(version),
-        previous_doi=latest_doi(version),
+        previous_doi=previous_doi(version),
         intended_use=intended_use.strip(),
         limitations=limitations.strip(),
         biases=biases.strip(),
@@ -143,11 +143,6 @@ def release_url(version: str) -> str:
     """The release's page on this site, when the site says where it is served (``WORKBENCH_PUBLIC_URL``)."""
     base = settings.WORKBENCH_PUBLIC_URL.rstrip("/")
     return f"{base}{reverse('release', args=[version])}" if base else ""
-
-
-def latest_doi(version: str) -> str:
-    """The DOI of the newest published release before ``version`` that has one ("" when none has)."""
-    return previous_doi(Release(version=version))
 
 
 def check_release(

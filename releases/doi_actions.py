@@ -35,9 +35,9 @@ from releases.models import ZIP_NAME, Release, ReleaseDOI, ReleaseDOIFile, Relea
 DEPOSIT_BUNDLE = (ZIP_NAME, CITATION_CFF, ZENODO_JSON)
 
 
-def previous_doi(release: Release) -> str:
-    """The DOI of the newest published version before ``release`` that has one ("" when none has)."""
-    key = version_key(release.version)
+def previous_doi(version: str) -> str:
+    """The DOI of the newest published version before ``version`` that has one ("" when none has)."""
+    key = version_key(version)
     earlier = [
         (version_key(version), doi)
         for version, doi in ReleaseDOI.objects.filter(release__status=Release.Status.PUBLISHED).values_list(
@@ -77,7 +77,7 @@ def record_doi(release: Release, doi: str, user=None) -> ReleaseDOI:
     Release.objects.select_for_update().filter(pk=release.pk).first()  # one DOI at a time per release
     if ReleaseDOI.objects.filter(release=release).exists():
         raise ReleaseError(f"release {release.version} has its DOI already ({release.doi_record.doi})")
-    previous = previous_doi(release)
+    previous = previous_doi(release.version)
     files = rebuilt_with_doi(release.verified_files(), doi, previous)
     metadata = {path: content for path, content in files.items() if not is_data_file(path)}
     metadata[ZIP_NAME] = build_zip(files)
