@@ -30,12 +30,9 @@ workers) and the code measured (``commit``, "-dirty" with uncommitted changes: b
 from __future__ import annotations
 
 import argparse
-import http.client
-import http.cookies
 import json
 import os
 import random
-import re
 import signal
 import socket
 import statistics
@@ -50,12 +47,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from crowd_client import CrowdClient, item_token  # noqa: E402  (scripts/, after the path above)
 
 PYTHON = sys.executable
 SLUG = "bench"
-
-TOKEN = re.compile(r'name="token" value="([0-9a-f-]{36})"')
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def free_port() -> int:
@@ -111,76 +108,23 @@ def prepare(env: dict, database_url: str, annotators: int, nctti: Path | None, a
 
 
 class Annotator(threading.Thread):
+    """One simulated annotator: a crowd client (scripts/crowd_client.py) that enrols, then rates until time is up."""
+
     def __init__(self, base: str, worker: int, think: float, go: threading.Barrier):
         super().__init__(daemon=True)
         self.base, self.worker, self.think, self.go = base, worker, think, go
         self.deadline = 0.0  # set by the main thread once every annotator has enrolled
         self.pause = random.Random(worker)
-        self.connection: http.client.HTTPConnection | None = None  # kept alive between requests, as a browser does
-        self.cookies: dict[str, str] = {}
+        self.client = CrowdClient(base, SLUG)
         self.latencies: list[float] = []
         self.sent = 0
         self.errors: list[str] = []
         self.ran_out = False
 
-    def request(self, url: str, data: dict | None = None) -> tuple[str, str]:
-        """GET (or POST ``data``) and follow redirects, on one persistent connection with the session's cookies."""
-        for _ in range(5):
-            parts = urllib.parse.urlsplit(url)
-            body = urllib.parse.urlencode(data) if data is not None else None
-            headers = {"Referer": url, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-            if body is not None:
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            response = self.send("POST" if body is not None else "GET", parts, body, headers)
-            for header in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in http.cookies.SimpleCookie(header).items():
-                    self.cookies[name] = morsel.value
-            page = response.read().decode()
-            if response.status in (301, 302, 303):
-                url, data = urllib.parse.urljoin(url, response.headers["Location"]), None
-                continue
-            if response.status >= 400:
-                raise OSError(f"HTTP {response.status} for {parts.path}")
-            return url, page
-        raise OSError(f"too many redirects from {url}")
-
-    def send(self, method: str, parts, body: str | None, headers: dict) -> http.client.HTTPResponse:
-        """One request on the kept connection; a connection the server closed (keep-alive ran out) is reopened once."""
-        for attempt in range(2):
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
-            try:
-                path = parts.path + (f"?{parts.query}" if parts.query else "")
-                self.connection.request(method, path, body=body, headers=headers)
-                return self.connection.getresponse()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.connection.close()
-                self.connection = None
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
-
-    def enrol(self) -> tuple[str, str]:
-        """The study link, the consent form agreed to, the instructions passed: the first item's page."""
-        url, page = self.request(
-            f"{self.base}/annotate/{SLUG}/start/?PROLIFIC_PID=bench-{self.worker}&STUDY_ID=bench&SESSION_ID={self.worker}"
-        )
-        for _ in range(5):
-            if url.endswith("/consent/") or "/start/" in url:
-                # The study link shows the consent form; agreeing posts the link's ids back (enrolment).
-                ids = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
-                agreed = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "agree": "1", **ids}
-                url, page = self.request(url.split("?")[0], agreed)
-            elif url.endswith("/instructions/"):
-                url, page = self.request(f"{self.base}/annotate/{SLUG}/")
-            else:
-                break
-        return url, page
-
     def run(self) -> None:
         url, page = "", ""
         try:
-            url, page = self.enrol()
+            url, page = self.client.enrol(f"bench-{self.worker}", "bench", str(self.worker))
         except (urllib.error.URLError, OSError, AttributeError) as exc:
             self.errors.append(f"enrolment: {type(exc).__name__}: {exc}")
         self.go.wait()  # every annotator has enrolled: the timed run starts for all at once
@@ -188,21 +132,19 @@ class Annotator(threading.Thread):
             return
         try:
             while time.monotonic() < self.deadline:
-                if (token := TOKEN.search(page)) is not None:
+                if item_token(page) is not None:
                     # Reading the sentence and answering: think time around the mean, never 0.
                     time.sleep(self.pause.uniform(0.5, 1.5) * self.think)
                     if time.monotonic() >= self.deadline:
                         break
                     answers = {
-                        "csrfmiddlewaretoken": CSRF.search(page).group(1),
-                        "token": token.group(1),
                         "head_score": "3",
                         "modifier_score": "2",
                         "compound_score": "1",
                         "paraphrase_1": f"paraphrase {self.worker}",
                     }
                     started = time.perf_counter()
-                    url, page = self.request(f"{self.base}/annotate/{SLUG}/", answers)
+                    url, page = self.client.rate(page, answers)
                     self.latencies.append((time.perf_counter() - started) * 1000)
                     self.sent += 1
                 else:
