@@ -1,5 +1,5 @@
 # Quick start: `make demo` (the app with demo data at http://127.0.0.1:8000/) and `make test`.
-.PHONY: install demo serve test ci lint format lock run-worker
+.PHONY: install demo serve test ci lint format lock run-worker compose-check
 
 install:  ## create .venv, install Debian + Python requirements (quick when done)
 	bash scripts/install.sh
@@ -27,3 +27,6 @@ lock:  ## refresh requirements/lock/*.txt from requirements/*.txt with pip-compi
 
 run-worker:  ## a Celery worker in the foreground
 	bash scripts/install.sh && .venv/bin/celery -A config worker -l info --concurrency 2
+
+compose-check:  ## docker/compose.yml for real on a Docker daemon: build, up, checks over HTTP and exec, down, up (not in make test)
+	bash scripts/compose_check.sh
