@@ -1,5 +1,5 @@
-"""Real Celery worker processes for the tests of lost workers and forgetful brokers: this test's database,
-a broker, one queue, the solo pool; ``wait_for`` polls until a condition holds."""
+"""Real Celery worker processes for the tests of lost workers, forgetful brokers and separate hosts: this test's
+database, a broker, its queues, the solo pool; ``wait_for`` polls until a condition holds."""
 
 from __future__ import annotations
 
@@ -20,9 +20,17 @@ def database_url() -> str:
 
 
 def start_worker(
-    broker_url: str, queue: str, model_dir: Path, log: Path, env: dict[str, str] | None = None, *options: str
+    broker_url: str,
+    queue: str,
+    model_dir: Path,
+    log: Path,
+    env: dict[str, str] | None = None,
+    *options: str,
+    cwd: Path = REPO_ROOT,
 ) -> subprocess.Popen:
-    """A worker process consuming ``queue`` from ``broker_url``, with this test's database; its output in ``log``."""
+    """A worker process consuming ``queue`` (names separated by commas) from ``broker_url``, with this test's
+    database; its output in ``log``. ``cwd``: its working directory (another machine's: the code is found
+    through PYTHONPATH, not in it)."""
     environment = {
         **os.environ,
         "DATABASE_URL": database_url(),
@@ -31,9 +39,11 @@ def start_worker(
         "WORKBENCH_MODEL_DIRS": str(model_dir),
         **(env or {}),
     }
+    if cwd != REPO_ROOT:
+        environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), environment.get("PYTHONPATH")]))
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", queue]
     command += ["--without-mingle", "--without-gossip", "-l", "warning", *options]
-    return subprocess.Popen(command, cwd=REPO_ROOT, env=environment, stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    return subprocess.Popen(command, cwd=cwd, env=environment, stdout=log.open("ab"), stderr=subprocess.STDOUT)
 
 
 def wait_for(condition, seconds: float, what: str):
