@@ -99,8 +99,11 @@ def celery_app_on(url: str) -> Iterator[None]:
 def running_worker(
     broker: ForgetfulRedis, queue: str, model_dir: Path, log: Path, env: dict[str, str] | None = None
 ) -> Iterator[subprocess.Popen]:
-    """A worker process taking one message at a time from ``queue`` (``start_worker``), stopped after the block."""
-    worker = start_worker(broker.url, queue, model_dir, log, env, "--prefetch-multiplier", "1")
+    """A worker process taking one message at a time from ``queue`` (``start_worker``), stopped after the block.
+
+    It logs at INFO (the last ``-l`` wins): its reconnection and every message it receives are in the log that a
+    failure shows."""
+    worker = start_worker(broker.url, queue, model_dir, log, env, "--prefetch-multiplier", "1", "-l", "info")
     try:
         yield worker
     finally:
