@@ -233,6 +233,11 @@ SHARD_REQUEUE_EVERY = env_int("SHARD_REQUEUE_EVERY", 60, minimum=1)
 # shards nobody claimed: the same periodic task sends a job's pending shards again once their message is
 # SHARD_QUEUE_TIMEOUT seconds old and no shard of the job was claimed, beat or finished meanwhile.
 SHARD_QUEUE_TIMEOUT = env_int("SHARD_QUEUE_TIMEOUT", 600, minimum=5)
+# A worker whose consumer went silent after a broker restart (no task running, none received for
+# WORKER_STALL_TIMEOUT seconds, messages waiting in its queues) ends itself, to be restarted by its
+# supervisor (config/worker_watchdog.py); it looks every WORKER_STALL_CHECK_EVERY seconds. 0: off.
+WORKER_STALL_TIMEOUT = env_int("WORKER_STALL_TIMEOUT", 120, minimum=0)
+WORKER_STALL_CHECK_EVERY = env_int("WORKER_STALL_CHECK_EVERY", 15, minimum=1)
 # Entries here are written to django-celery-beat's table whenever beat starts (DatabaseScheduler).
 CELERY_BEAT_SCHEDULE = {
     "requeue stale probe shards": {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -95,21 +96,44 @@ def celery_app_on(url: str) -> Iterator[None]:
         forget_connections()  # they lead to this test's Redis, gone after it
 
 
+WATCHDOG = {"WORKER_STALL_TIMEOUT": "10", "WORKER_STALL_CHECK_EVERY": "1"}  # config/worker_watchdog.py, quicker
+
+
 @contextmanager
 def running_worker(
     broker: ForgetfulRedis, queue: str, model_dir: Path, log: Path, env: dict[str, str] | None = None
-) -> Iterator[subprocess.Popen]:
-    """A worker process taking one message at a time from ``queue`` (``start_worker``), stopped after the block.
+) -> Iterator[list[subprocess.Popen]]:
+    """A worker process taking one message at a time from ``queue`` (``start_worker``), under a supervisor that
+    starts it again whenever it ends (as compose's ``restart: unless-stopped`` does), stopped after the block;
+    the processes started, in order.
 
-    It logs at INFO (the last ``-l`` wins): its reconnection and every message it receives are in the log that a
-    failure shows."""
-    worker = start_worker(broker.url, queue, model_dir, log, env, "--prefetch-multiplier", "1", "-l", "info")
+    A consumer gone silent after the broker came back ends itself (the worker's stall watch, 10 s here) and
+    the next process consumes: the job still finishes by itself. Its workers log at INFO (the last ``-l``
+    wins): reconnections and every message received are in the log that a failure shows."""
+    processes: list[subprocess.Popen] = []
+    done = threading.Event()
+
+    def start() -> None:
+        options = ("--prefetch-multiplier", "1", "-l", "info")
+        processes.append(start_worker(broker.url, queue, model_dir, log, {**WATCHDOG, **(env or {})}, *options))
+
+    def supervise() -> None:
+        while not done.wait(0.5):
+            if processes[-1].poll() is not None:
+                start()
+
+    start()
+    supervisor = threading.Thread(target=supervise, daemon=True)
+    supervisor.start()
     try:
-        yield worker
+        yield processes
     finally:
-        if worker.poll() is None:
-            worker.terminate()
-            worker.wait(30)
+        done.set()
+        supervisor.join(5)
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(30)
 
 
 def forget_after_first_claim(broker: ForgetfulRedis, queue: str, shards: QuerySet, log: Path) -> set[int]:
