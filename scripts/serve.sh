@@ -102,7 +102,18 @@ trap 'stop_all; exit 143' TERM
 trap 'stop_all; exit 129' HUP
 trap stop_all EXIT
 
-start worker celery -A config worker -l info --concurrency 2
+# The worker under a loop that starts it again when it ends by itself after running a while: a worker
+# whose consumer went silent after a Redis restart ends itself (config/worker_watchdog.py). One that
+# ends within 30 s failed to start: the loop ends with it, and that is reported below. Stopping kills
+# the loop too.
+start worker bash -c 'while :; do
+    started=$SECONDS
+    celery -A config worker -l info --concurrency 2
+    status=$?
+    [ $((SECONDS - started)) -lt 30 ] && exit "$status"
+    echo "serve: the worker ended (status $status) after $((SECONDS - started)) s; starting it again"
+    sleep 1
+done'
 start beat celery -A config beat -l info
 start web "${WEB[@]}"
 
