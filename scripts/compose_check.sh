@@ -96,9 +96,12 @@ if [ "$local_bases" = 1 ]; then
         rm -rf "$WORK/rootfs"
     fi
     context="$WORK/bases-context"
-    rm -rf "$context" && cp -r docker/bases "$context" && mkdir -p "$context/extra-ca"
+    # Times kept (cp -p, touch -r): the classic builder's cache then knows the files, the base keeps its
+    # id, and BuildKit reuses the image's dependency layers from the run before.
+    rm -rf "$context" && cp -rp docker/bases "$context" && mkdir -p "$context/extra-ca"
+    touch -r docker/bases "$context/extra-ca"
     find "${EXTRA_CA_DIR:-/usr/local/share/ca-certificates}" -maxdepth 1 -name '*.crt' \
-        -exec cp {} "$context/extra-ca/" \; 2>/dev/null || true
+        -exec cp -p {} "$context/extra-ca/" \; 2>/dev/null || true
     # The classic builder where the buildx plugin is missing (compose builds with BuildKit itself).
     docker buildx version >/dev/null 2>&1 || export DOCKER_BUILDKIT=0
     for base in python:3.11-bookworm postgres:15 redis:7; do
