@@ -50,6 +50,9 @@ def env_int(name: str, default: int, minimum: int | None = None) -> int:
     return value
 
 
+S3_BACKENDS = {"storages.backends.s3.S3Storage", "storages.backends.s3boto3.S3Boto3Storage"}
+
+
 def env_storage(name: str, options_name: str, default: str) -> dict:
     """A ``STORAGES`` entry: the backend class ``name`` names (dotted path) and its options, a JSON object.
 
@@ -76,6 +79,10 @@ def env_storage(name: str, options_name: str, default: str) -> dict:
         ) from None
     if not isinstance(options, dict):
         raise ImproperlyConfigured(f"{options_name} must be a JSON object of the storage's options.")
+    if backend in S3_BACKENDS:
+        # As on the local disk, a second upload of the same name gets a new name; django-storages'
+        # default would replace the object a running job reads. An explicit "file_overwrite" wins.
+        options.setdefault("file_overwrite", False)
     return {"BACKEND": backend, "OPTIONS": options}
 
 

@@ -338,6 +338,19 @@ def test_env_storage_reads_the_backend_and_its_options(monkeypatch):
     }
 
 
+@pytest.mark.parametrize("backend", ["storages.backends.s3.S3Storage", "storages.backends.s3boto3.S3Boto3Storage"])
+def test_an_s3_store_keeps_a_second_upload_of_the_same_name_unless_told_to_overwrite(monkeypatch, backend):
+    monkeypatch.setenv("WB_STORE", backend)
+    monkeypatch.setenv("WB_STORE_OPTIONS", '{"bucket_name": "corpora"}')
+    default = "django.core.files.storage.FileSystemStorage"
+    assert env_storage("WB_STORE", "WB_STORE_OPTIONS", default)["OPTIONS"] == {
+        "bucket_name": "corpora",
+        "file_overwrite": False,
+    }
+    monkeypatch.setenv("WB_STORE_OPTIONS", '{"bucket_name": "corpora", "file_overwrite": true}')
+    assert env_storage("WB_STORE", "WB_STORE_OPTIONS", default)["OPTIONS"]["file_overwrite"] is True
+
+
 @pytest.mark.parametrize(
     ("backend", "options", "message"),
     [
