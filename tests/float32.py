@@ -46,3 +46,11 @@ def float32_close(value: float | None) -> Any:
     if value is None:
         return None
     return pytest.approx(value, rel=FLOAT32_RTOL, abs=FLOAT32_ATOL)
+
+
+def assert_same_numbers(actual: dict[str, float], expected: dict[str, float]) -> None:
+    """Fail unless two runs' figures (a report's ``numbers``, by name) have the same names and agree within
+    what float32 allows between two computations."""
+    assert actual.keys() == expected.keys()
+    for key, value in expected.items():
+        assert actual[key] == float32_close(value), key

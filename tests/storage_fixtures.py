@@ -3,7 +3,7 @@
 ``s3_endpoint`` (one per test session, so one per xdist worker) serves S3 at ``http://127.0.0.1:PORT``
 from a thread of this process: what reaches it goes over HTTP, signed by boto3, as with AWS, MinIO or
 Ceph. ``s3_storage`` makes a new bucket and points ``STORAGES["default"]`` at it (django-storages'
-``S3Storage``, path-style addressing, no overwriting, dummy keys), with ``MEDIA_ROOT`` an empty folder that a test
+``S3Storage``, path-style addressing, no overwriting, made-up keys that moto accepts), with ``MEDIA_ROOT`` an empty folder that a test
 checks stays empty. The ``settings`` override sends ``setting_changed``, whose handler
 (``django.test.signals.storages_changed``) drops the cached ``storages`` backends and the object
 ``default_storage`` wraps: every module that imported ``default_storage`` then reaches the bucket.

@@ -81,6 +81,20 @@ def test_an_uploaded_pool_is_kept_in_the_storage_and_named_in_the_job(in_memory,
     assert StoredFile(options.pool_storage).read() == b"police car\nred apple\n"
 
 
+def generate_with_an_uploaded_pool(client, debian_wordnet, settings, tmp_path_factory, monkeypatch, capture):
+    """A curator generates "front man" with an uploaded pool of twelve "stored wordN" lines; the batches run in
+    this process when enqueued, with whatever storage the test gave it and nothing on disk. The compound."""
+    settings.WORDNET_DIR = debian_wordnet
+    settings.NLTK_DATA_DIR = tmp_path_factory.getbasetemp() / "nltk_data"
+    monkeypatch.setattr(generate_variants_batch_task, "delay", lambda *args: generate_variants_batch_task(*args))
+    front = make_compound("front man", gold_synonym="representative")
+    make_sentence(front, "John Paul II was an effective front man for the catholic church.")
+    pool = SimpleUploadedFile("stored-pool.txt", "".join(f"stored word{i}\n" for i in range(12)).encode())
+    with capture(execute=True):
+        client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man", "pool_file": pool})
+    return front
+
+
 def test_a_generation_worker_draws_random_compounds_from_a_pool_it_reads_from_the_storage(
     in_memory,
     client,
@@ -91,16 +105,9 @@ def test_a_generation_worker_draws_random_compounds_from_a_pool_it_reads_from_th
     monkeypatch,
     django_capture_on_commit_callbacks,
 ):
-    settings.WORDNET_DIR = debian_wordnet
-    settings.NLTK_DATA_DIR = tmp_path_factory.getbasetemp() / "nltk_data"
-    # The batches run here when enqueued: this process has the in-memory storage and nothing on disk.
-    monkeypatch.setattr(generate_variants_batch_task, "delay", lambda *args: generate_variants_batch_task(*args))
-    front = make_compound("front man", gold_synonym="representative")
-    make_sentence(front, "John Paul II was an effective front man for the catholic church.")
-    pool = SimpleUploadedFile("stored-pool.txt", "".join(f"stored word{i}\n" for i in range(12)).encode())
-
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man", "pool_file": pool})
+    front = generate_with_an_uploaded_pool(
+        client, debian_wordnet, settings, tmp_path_factory, monkeypatch, django_capture_on_commit_callbacks
+    )
 
     job = BuildJob.objects.get()
     assert job.status == BuildJob.Status.DONE, job.message

@@ -16,12 +16,12 @@ from django.urls import reverse
 
 from building.counts.actions import count_corpus_chunk
 from building.models import BuildJob, FrequencyTable
-from building.tasks import generate_variants_batch_task
 from core.paths import real_path
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Compound, Variant
-from tests.datasets.factories import make_compound, make_sentence
+from tests.building.test_storage import generate_with_an_uploaded_pool
+from tests.datasets.factories import make_compound
 from tests.storage_fixtures import S3_BACKEND
 
 pytestmark = pytest.mark.django_db
@@ -86,16 +86,10 @@ def test_a_generation_job_draws_its_random_compounds_from_a_pool_only_in_the_buc
     monkeypatch,
     django_capture_on_commit_callbacks,
 ):
-    settings.WORDNET_DIR = debian_wordnet
-    settings.NLTK_DATA_DIR = tmp_path_factory.getbasetemp() / "nltk_data"
-    # The batches run here when enqueued, in a process whose MEDIA_ROOT is empty: the pool is in the bucket only.
-    monkeypatch.setattr(generate_variants_batch_task, "delay", lambda *args: generate_variants_batch_task(*args))
-    front = make_compound("front man", gold_synonym="representative")
-    make_sentence(front, "John Paul II was an effective front man for the catholic church.")
-    pool = SimpleUploadedFile("stored-pool.txt", "".join(f"stored word{i}\n" for i in range(12)).encode())
-
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("generate_variants"), {"language": "en", "compounds": "front man", "pool_file": pool})
+    # The batches run here, in a process whose MEDIA_ROOT is empty: the pool is in the bucket only.
+    front = generate_with_an_uploaded_pool(
+        client, debian_wordnet, settings, tmp_path_factory, monkeypatch, django_capture_on_commit_callbacks
+    )
 
     assert s3_storage.keys() == ["pools/stored-pool.txt"]
     job = BuildJob.objects.get()

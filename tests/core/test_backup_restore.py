@@ -92,7 +92,8 @@ def target():
         admin.close()
 
 
-def tables_of(name: str) -> list[str]:
+def run_sql(name: str, sql: str) -> list[tuple]:
+    """``sql`` in database ``name`` (on this test's server), committed; the rows it returned."""
     facts = connection.settings_dict
     with (
         psycopg2.connect(
@@ -100,10 +101,14 @@ def tables_of(name: str) -> list[str]:
         ) as db,
         db.cursor() as cursor,
     ):
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
-        found = [row[0] for row in cursor.fetchall()]
+        cursor.execute(sql)
+        rows = cursor.fetchall() if cursor.description else []
     db.close()
-    return found
+    return rows
+
+
+def tables_of(name: str) -> list[str]:
+    return [row[0] for row in run_sql(name, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
 
 
 def instance_env(database: str, media: Path) -> dict[str, str]:
@@ -202,15 +207,7 @@ def test_a_database_that_is_not_empty_is_refused_unless_replace_is_given(media, 
     assert refused.returncode != 0 and "is not empty" in refused.stderr and "--replace" in refused.stderr
 
     # A table a later migration might have made does not survive a replace; the triggers come back.
-    facts = connection.settings_dict
-    with (
-        psycopg2.connect(
-            dbname=target, host=facts["HOST"], port=facts["PORT"], user=facts["USER"], password=facts["PASSWORD"]
-        ) as db,
-        db.cursor() as cursor,
-    ):
-        cursor.execute("CREATE TABLE stray (id int)")
-    db.close()
+    run_sql(target, "CREATE TABLE stray (id int)")
     replaced = manage(env, "restore", "--replace", str(tmp_path / "backup"))
     assert replaced.returncode == 0, replaced.stderr
     assert "stray" not in tables_of(target)

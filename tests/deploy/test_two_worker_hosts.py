@@ -45,7 +45,7 @@ from probing.actions import create_probe_run, run_inline
 from probing.models import CachedVectors, EmbeddingModel, ProbeRun
 from probing.report.build import run_report
 from tests.datasets.factories import make_compound, make_sentence
-from tests.float32 import float32_close
+from tests.float32 import assert_same_numbers
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 from tests.probing.test_worker_resume import numbers
 from tests.probing.worker_processes import start_worker, wait_for
@@ -235,9 +235,7 @@ def test_a_probe_run_split_over_two_hosts_finishes_on_one_when_the_other_is_kill
     alone = run_inline(create_probe_run(release, bert, shard_size=1))
     assert alone.status == ProbeRun.Status.DONE, alone.error
     expected = numbers(run_report(alone))
-    assert split.keys() == expected.keys()
-    for key, value in expected.items():
-        assert split[key] == float32_close(value), key
+    assert_same_numbers(split, expected)
 
 
 def generated_variants() -> list[tuple]:

@@ -17,7 +17,7 @@ from probing import tasks
 from probing.actions import create_probe_run, run_inline
 from probing.models import CachedVectors, ProbeRun
 from probing.report.build import run_report
-from tests.float32 import float32_close
+from tests.float32 import assert_same_numbers
 from tests.forgetful_broker import celery_app_on, finish_after_forgetting, forgetful_redis
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 from tests.probing.test_worker_resume import numbers
@@ -45,6 +45,4 @@ def test_a_run_whose_broker_forgot_its_messages_finishes_by_itself_with_the_same
     forgot = numbers(run_report(run))
     CachedVectors.objects.all().delete()
     expected = numbers(run_report(run_inline(create_probe_run(release, bert, shard_size=1))))
-    assert forgot.keys() == expected.keys()
-    for key, value in expected.items():
-        assert forgot[key] == float32_close(value), key
+    assert_same_numbers(forgot, expected)

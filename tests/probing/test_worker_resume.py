@@ -15,7 +15,7 @@ from probing import actions, tasks
 from probing.actions import create_probe_run, run_inline, run_shard
 from probing.models import CachedVectors, ProbeRun, ProbeShard
 from probing.report.build import run_report
-from tests.float32 import assert_vectors_close, float32_close
+from tests.float32 import assert_same_numbers, assert_vectors_close
 from tests.probing.probe_factories import make_probe_data, publish, register_tiny_bert
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -107,9 +107,7 @@ def test_a_run_stopped_halfway_resumes_without_recomputing_and_gives_the_same_nu
         assert_vectors_close(resumed_vectors[key][0], sentence, err_msg=key)
         assert_vectors_close(resumed_vectors[key][1], span, err_msg=key)
     expected = numbers(run_report(reference))
-    assert resumed.keys() == expected.keys()
-    for key, value in expected.items():
-        assert resumed[key] == float32_close(value), key
+    assert_same_numbers(resumed, expected)
 
 
 def test_a_shard_whose_worker_was_killed_is_requeued_by_the_periodic_task_and_the_run_finishes_without_resume(
@@ -152,6 +150,4 @@ def test_a_shard_whose_worker_was_killed_is_requeued_by_the_periodic_task_and_th
 
     CachedVectors.objects.all().delete()
     expected = numbers(run_report(run_inline(create_probe_run(release, bert, shard_size=1))))
-    assert requeued.keys() == expected.keys()
-    for key, value in expected.items():
-        assert requeued[key] == float32_close(value), key
+    assert_same_numbers(requeued, expected)
