@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from building.rules.synonyms.scoring import MODEL
 from datasets import vocabulary
 
 PER_KIND = 5  # replacements of each ranked kind, as in the release
@@ -112,7 +113,7 @@ def compound_plan(
     compound: str,
     modifier: str,
     head: str,
-    gold_synonym: str,
+    nc_syn: list[tuple[str, dict]],
     words_syn: list[tuple[str, dict]],
     modifier_syn: list[tuple[str, dict]],
     head_syn: list[tuple[str, dict]],
@@ -122,13 +123,19 @@ def compound_plan(
     random_by_slot: dict[int, list[tuple[str, dict]]],
     unmatched: list[tuple[str, dict]],
 ) -> CompoundPlan:
-    """The full plan; an empty resource leaves its kind out and says so in ``notes``."""
+    """The full plan; an empty resource leaves its kind out and says so in ``notes``.
+
+    ``nc_syn``: the NC_Syn candidates best first (``synonyms.nc_syn.nc_syn_candidates``: the gold synonym,
+    then models' proposals for the whole compound)."""
     notes: list[str] = []
     shared = [Replacement(vocabulary.ORIGINAL, 1, compound, {"source": "compound"})]
-    if gold_synonym:
-        shared.append(Replacement(vocabulary.SYNONYM_NC, 1, gold_synonym, {"source": "gold synonym"}))
-    else:
+    shared.extend(ranked(vocabulary.SYNONYM_NC, nc_syn))
+    if not nc_syn:
         notes.append("no gold synonym yet: NC_Syn left out (derive or pick one)")
+    elif nc_syn[0][1].get("source") == MODEL:
+        notes.append(
+            "no gold synonym yet: NC_Syn from a model's proposals, for a curator to check (derive or pick one)"
+        )
     if head:
         shared.append(Replacement(vocabulary.HEAD_ONLY, 1, head, {"source": "head"}))
     if modifier:

@@ -3,8 +3,9 @@
 ``synonym_query`` gathers what every synonym variant is built from: the lexicon's synonyms, the
 words in the crowd's paraphrases (``crowd``) and any other source's proposals, with the evidence the
 ranking weighs (``building.rules.synonyms.scoring``), scored in the compound's own sentences when a
-sentence model is loaded; ``plan_compound`` asks the pure rules
-(``building.rules``) for every kind and slot. ``generation`` writes what the plan says.
+sentence model is loaded; ``nc_syn`` the NC_Syn candidates, the gold synonym first and then the
+models' synonyms of the whole compound (``building.rules.synonyms.nc_syn``); ``plan_compound`` asks
+the pure rules (``building.rules``) for every kind and slot. ``generation`` writes what the plan says.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from building.rules.synonyms.crowd import crowd_proposals
 from building.rules.synonyms.generic import generic_replacements, generic_words
 from building.rules.synonyms.layout import WordNotInCompound
 from building.rules.synonyms.lookup import MODIFIER_POS, SynonymLookup, language_key, lookup_synonyms, without_offensive
+from building.rules.synonyms.nc_syn import nc_syn_candidates
 from building.rules.synonyms.scoring import MODEL, Proposal
 from building.rules.synonyms.words_syn import (
     SynonymQuery,
@@ -29,7 +31,7 @@ from building.rules.synonyms.words_syn import (
     scored_in_context,
     words_syn,
 )
-from building.variants.proposals import proposals_for
+from building.variants.proposals import nc_proposals_for, proposals_for
 from building.variants.resources import Resources
 from datasets import vocabulary
 from datasets.formats.spans import Span
@@ -65,9 +67,22 @@ def compound_synonyms(compound: Compound, resources: Resources) -> tuple[str, st
 
 def model_proposals(compound: Compound) -> list[Proposal]:
     """The single words models proposed for the compound's head and modifier (``propose_synonyms``), best first;
-    rejected ones left out. The models' NC synonyms are shown to curators, not yet used as NC_Syn."""
+    rejected ones left out. Their synonyms of the whole compound are NC_Syn candidates (``nc_syn``)."""
     found = proposals_for(compound.pk)
     return [Proposal(side, word, MODEL) for side in ("modifier", "head") for word in found.get(side, [])]
+
+
+def nc_syn(compound: Compound, resources: Resources) -> list[tuple[str, dict]]:
+    """The compound's NC_Syn candidates, best first: its gold synonym, then the models' synonyms of the whole
+    compound (not rejected; an offensive word dropped whatever its source), each marked with its source."""
+    return nc_syn_candidates(
+        compound.gold_synonym,
+        nc_proposals_for(compound.pk),
+        compound.language,
+        gold_synonym_source=compound.gold_synonym_source,
+        blocks=resources.offensive.blocks,
+        limit=plan.PER_KIND,
+    )
 
 
 def synonym_query(
@@ -165,7 +180,7 @@ def plan_compound(
         compound=compound.text,
         modifier=modifier,
         head=head,
-        gold_synonym=compound.gold_synonym,
+        nc_syn=nc_syn(compound, resources),
         words_syn=attempt(words_syn),
         modifier_syn=attempt(modifier_synonyms),
         head_syn=attempt(head_synonyms),

@@ -7,7 +7,9 @@ with the reason kept in ``SynonymRequest.filtered``, when it is on the language'
 (``building.rules.synonyms.offensive``, as every candidate), when it is the word it replaces, or
 when a head or modifier synonym is more than one word. Words a curator approved or rejected survive
 a new answer; the proposals still pending are replaced by it. ``proposals_for`` is what the
-generator reads: a compound's proposed words by side, best first, rejected ones left out.
+generator reads: a compound's proposed words by side, best first, rejected ones left out;
+``nc_proposals_for`` the compound-level ones with the model and template that proposed each (NC_Syn
+candidates after the gold synonym: ``building.rules.synonyms.nc_syn``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from building.models import ProposedSynonym, SynonymRequest
+from building.rules.synonyms.nc_syn import ModelNcProposal
 from building.rules.synonyms.offensive import word_list
 from datasets.models import Compound
 
@@ -122,3 +125,16 @@ def proposals_for(compound_id: int) -> dict[str, list[str]]:
         if word.casefold() not in {w.casefold() for w in found[side]}:
             found[side].append(word)
     return found
+
+
+def nc_proposals_for(compound_id: int) -> list[ModelNcProposal]:
+    """The models' synonyms of the whole compound, merged by rank as ``proposals_for`` merges them, each with the
+    model and template that proposed it; never rejected ones. A word several models proposed is listed once per
+    model: the NC_Syn candidates record every model that supports one."""
+    rows = (
+        ProposedSynonym.objects.filter(compound_id=compound_id, side=ProposedSynonym.Side.NC)
+        .exclude(status=ProposedSynonym.Status.REJECTED)
+        .order_by("rank", "request_id", "pk")
+        .values_list("word", "request__model_name", "request__template_name", "request__template_version", "rank")
+    )
+    return [ModelNcProposal(*row) for row in rows]
