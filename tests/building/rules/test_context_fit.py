@@ -3,7 +3,7 @@
 import pytest
 
 from building.lexicon.base import Synonym
-from building.rules.synonyms.context_fit import Context, context_fit, contexts_of
+from building.rules.synonyms.context_fit import CONTEXTS, Context, context_fit, contexts_of
 from building.rules.synonyms.layout import locate
 from building.rules.synonyms.words_syn import (
     SynonymQuery,
@@ -61,13 +61,15 @@ def test_the_synonym_that_fits_the_sentence_comes_first():
     assert [r.text for r in words_syn(args(fit=fit))][:2] == ["lead leader", "forepart serviceman"]
 
 
-def test_every_sentence_of_a_compound_goes_to_the_model_in_one_call():
+def test_the_compounds_first_sentences_go_to_the_model_in_one_call():
     similarity = FakeSimilarity({"leader": 0.9})
     second = ("A front man needs a voice.", (2, 11))
     scored_in_context(args(), contexts=[SENTENCE, second], similarity=similarity)
     (call,) = similarity.calls
-    assert len(call) == (2 + 3) * 2  # both modifier and all three head synonyms, in both sentences
+    used = min(CONTEXTS, 2)
+    assert len(call) == (2 + 3) * used  # both modifier and all three head synonyms, in each sentence used
     assert ("The band's front man sang all night.", "The band's front leader sang all night.") in call
+    assert (("A front man needs a voice.", "A front leader needs a voice.") in call) == (CONTEXTS > 1)
 
 
 def test_only_the_best_ranked_candidates_are_scored_and_the_rest_follow_in_order():
