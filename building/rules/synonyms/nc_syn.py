@@ -5,8 +5,8 @@ The experts' NC_Syn is the crowd's most frequent paraphrase, so the gold synonym
 A model's proposals for the whole compound (``building.variants.proposals.nc_proposals_for``: not
 rejected, offensive words already left out when recorded) come after it as further ranked NC_Syn
 candidates, as the NCIMP release keeps a second NC_Syn; without a gold synonym the first of them is
-rank 1. Each candidate's details say where it came from (``source`` "crowd" or "model", the model and
-its template's name and version), so a curator reviewing it knows; nothing here is approved.
+rank 1. Each candidate's details say where it came from (``source`` "crowd", "curator" or "file" for
+the gold synonym, "model" with the model and its template's name and version), so a curator reviewing it knows; nothing here is approved.
 
 A proposal that is the gold synonym, or another proposal, once case, accents, number and leading
 articles are set aside (``gold_synonym.paraphrase_key``) is not a candidate of its own: it is
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from annotation.analysis.paraphrases import normalise
 from building.rules.synonyms.gold_synonym import paraphrase_key, without_article
 from building.rules.synonyms.scoring import CROWD, MODEL  # the source names every candidate shares
+from datasets import vocabulary
 
 LIMIT = 5  # NC_Syn candidates in all, gold synonym included: as many as each ranked kind has
 
@@ -68,7 +69,9 @@ def nc_syn_candidates(
     found: list[tuple[str, dict]] = []
     by_key: dict[str, dict] = {}
     if gold_synonym:
-        details = {"source": CROWD, "gold_synonym_source": gold_synonym_source}
+        # The crowd's when picked from its paraphrases; a curator's pick or a file's value says so instead.
+        source = CROWD if gold_synonym_source in ("", vocabulary.GOLD_FROM_PARAPHRASES) else gold_synonym_source
+        details = {"source": source, "gold_synonym_source": gold_synonym_source}
         found.append((gold_synonym, details))
         by_key[paraphrase_key(gold_synonym, language)] = details
     for proposal in proposals:

@@ -54,3 +54,10 @@ def test_a_refused_word_is_never_a_candidate_and_the_list_stops_at_the_limit():
     )
     assert [text for text, _ in found] == ["a", "b"]
     assert nc_syn_candidates("", [], "en") == []
+
+
+def test_a_gold_synonym_a_curator_picked_or_a_file_gave_is_not_called_the_crowds():
+    for origin in ("curator", "file"):
+        [(text, details)] = nc_syn_candidates("enthusiast", [], "en", gold_synonym_source=origin)
+        assert (text, details["source"], details["gold_synonym_source"]) == ("enthusiast", origin, origin)
+    assert nc_syn_candidates("enthusiast", [], "en")[0][1]["source"] == "crowd"  # a stored job without the field
