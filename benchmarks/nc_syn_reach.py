@@ -40,7 +40,7 @@ def main() -> None:
     from building.rules.expert_comparison import compound_key, same, split_halves
     from building.rules.synonyms.gold_synonym import candidates
     from building.rules.synonyms.nc_syn_reach import reach, summary
-    from datasets import vocabulary
+    from building.variants.gold_synonyms import paraphrase_levels
     from datasets.models import Compound
 
     ranked, halves = {}, {}
@@ -48,10 +48,8 @@ def main() -> None:
         call_command("import_nctti", str(data / "nctti"), "--language", language, stdout=StringIO())
         found = list(Compound.objects.filter(language=language).prefetch_related("paraphrases"))
         for compound in found:
-            paraphrases = sorted(compound.paraphrases.all(), key=lambda p: p.pk)
             groups = candidates(
-                [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TYPE_LEVEL],
-                [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TOKEN_LEVEL],
+                *paraphrase_levels(compound),
                 language,
                 lambda text, language=language: per_million(text, language),
             )

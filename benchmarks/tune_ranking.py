@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.variant_quality import expert_rows, format_table  # noqa: E402
+from benchmarks.variant_quality import context_model_flag, context_model_option, expert_rows, format_table  # noqa: E402
 from benchmarks.variants import setup_django  # noqa: E402
 
 MEASURES = ("syn", "modifier_top", "head_top", "pair", "modifier_any", "head_any")
@@ -106,11 +106,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
-    parser.add_argument(
-        "--context-model",
-        default="default",
-        help='"default": each language\'s context model, as generation uses it; "none": no context fit; or a source.',
-    )
+    context_model_flag(parser)
     parser.add_argument("--languages", default="en,pt")
     parser.add_argument("--seed", type=int, default=TUNING_SEED)
     parser.add_argument("--restarts", type=int, default=RESTARTS)
@@ -119,7 +115,7 @@ def main() -> None:
     data = Path(args.data)
     languages = sorted({code.strip() for code in args.languages.split(",") if code.strip()})
     in_context = args.context_model != "none"
-    context_model = {"none": "none", "default": ""}.get(args.context_model, args.context_model)
+    context_model = context_model_option(args.context_model)
     setup_django(tempfile.mkdtemp(prefix="workbench-tune-"))
 
     from django.core.management import call_command

@@ -46,6 +46,20 @@ ROWS = [
 EVERY = 10_000  # "anywhere in the ranked list": every usable synonym
 
 
+def context_model_flag(parser) -> None:
+    """``--context-model``: "default" (each language's model, as generation uses it), "none", or a source."""
+    parser.add_argument(
+        "--context-model",
+        default="default",
+        help='"default": each language\'s context model, as generation uses it; "none": no model; or a source.',
+    )
+
+
+def context_model_option(choice: str) -> str:
+    """The ``GenerationOptions.context_model`` of a ``--context-model`` choice ("" is each language's default)."""
+    return "" if choice == "default" else choice
+
+
 def expert_rows(data: Path, languages: set[str]):
     from building.rules.expert_comparison import ncimp_rows, ncs_rows
 
@@ -153,11 +167,7 @@ def main() -> None:
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--per-half", type=int, default=8, help="Compounds of each language per half (default 8).")
     parser.add_argument("--all", action="store_true", help="Every compound (the full run).")
-    parser.add_argument(
-        "--context-model",
-        default="default",
-        help='"default": each language\'s context model, as generation uses it; "none": the lexicon alone; or a source.',
-    )
+    context_model_flag(parser)
     parser.add_argument("--languages", default="en,pt")
     parser.add_argument("--half", choices=["dev", "held-out", "both"], default="both", help="Generate one half only.")
     parser.add_argument("--dump", default="", help="Write each compound's generated and expert replacements (JSONL).")
@@ -165,8 +175,7 @@ def main() -> None:
     args = parser.parse_args()
     data = Path(args.data)
     languages = {code.strip() for code in args.languages.split(",") if code.strip()}
-    # GenerationOptions reads "" as each language's default model and "none" as no model.
-    context_model = "" if args.context_model == "default" else args.context_model
+    context_model = context_model_option(args.context_model)
     setup_django(tempfile.mkdtemp(prefix="workbench-quality-"))
 
     from django.core.management import call_command

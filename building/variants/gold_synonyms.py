@@ -18,6 +18,16 @@ from datasets.models import Compound
 FIELDS = ["gold_synonym", "gold_synonym_source", "gold_synonym_evidence"]
 
 
+def paraphrase_levels(compound: Compound) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """The compound's (text, frequency) paraphrases at type and at token level, in the order they were recorded
+    (a file's own order: the gold-synonym rule's last tie-break is the first proposed)."""
+    paraphrases = sorted(compound.paraphrases.all(), key=lambda p: p.pk)
+    return (
+        [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TYPE_LEVEL],
+        [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TOKEN_LEVEL],
+    )
+
+
 def derive_gold_synonyms(collection: str | None = None, language: str | None = None) -> int:
     """Set each compound's gold synonym from its paraphrases, with the reason for the pick.
 
@@ -32,11 +42,8 @@ def derive_gold_synonyms(collection: str | None = None, language: str | None = N
         compounds = compounds.filter(language=language)
     changed = []
     for compound in compounds.prefetch_related("paraphrases"):
-        # In the order they were recorded (a file's own order): the last tie-break is the first proposed.
-        paraphrases = sorted(compound.paraphrases.all(), key=lambda p: p.pk)
         pick = pick_gold_synonym(
-            [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TYPE_LEVEL],
-            [(p.text, p.frequency) for p in paraphrases if p.level == vocabulary.TOKEN_LEVEL],
+            *paraphrase_levels(compound),
             compound.language,
             lambda text, language=compound.language: per_million(text, language),
             word_list(compound.language).blocks,  # never an offensive word, however often proposed
