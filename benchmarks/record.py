@@ -32,7 +32,9 @@ def commit() -> str:
         except OSError:  # no git on the machine (a bare GPU host): the figures say "unknown"
             return subprocess.CompletedProcess(args, 1, "", "")
 
-    head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
+    head = git("rev-parse", "--short", "HEAD").stdout.strip()
+    if not head:  # no git there (a copy of the checkout on a GPU host): the commit it was copied from, if given
+        return os.environ.get("BENCHMARK_COMMIT") or "unknown"
     dirty = git(
         "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks/results"
     ).stdout.strip()

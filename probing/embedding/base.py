@@ -352,7 +352,10 @@ def tokens_in_span(offsets: list[tuple[int, int]], span: tuple[int, int], text: 
     span_start, span_end = _trim(text, *span)
     selected = []
     for position, (start, end) in enumerate(offsets):
-        start, end = _trim(text, int(start), int(end))
+        start, end = int(start), int(end)
+        if end <= span_start or start >= span_end:
+            continue  # trimming only narrows a range: a token outside the span stays outside
+        start, end = _trim(text, start, end)
         if start < end and start < span_end and end > span_start:
             selected.append(position)
     return selected

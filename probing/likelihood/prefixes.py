@@ -57,13 +57,11 @@ def prefix_groups(ids: Sequence[Sequence[int]], min_shared: int = MIN_SHARED) ->
 
 def padded(rows: Sequence[Sequence[int]], pad: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(ids, attention mask) of ``rows`` padded on the right."""
-    width = max(len(row) for row in rows)
-    ids = torch.full((len(rows), width), pad, dtype=torch.long)
-    mask = torch.zeros((len(rows), width), dtype=torch.long)
-    for r, row in enumerate(rows):
-        ids[r, : len(row)] = torch.tensor(row, dtype=torch.long)
-        mask[r, : len(row)] = 1
-    return ids, mask
+    lengths = torch.tensor([len(row) for row in rows], dtype=torch.long)
+    keep = torch.arange(int(lengths.max())) < lengths[:, None]
+    ids = torch.full(keep.shape, pad, dtype=torch.long)
+    ids[keep] = torch.tensor([token for row in rows for token in row], dtype=torch.long)  # row by row, in order
+    return ids, keep.long()
 
 
 def shared_prefix_logprobs(

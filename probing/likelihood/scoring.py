@@ -108,13 +108,16 @@ def causal_scores(
     found: dict[int, list[float | None]] = shared_prefix_logprobs(model, ids, groups, pad, batch_size) if groups else {}
     device = next(model.parameters()).device
     alone = [i for i in shortest_first(encoded) if i not in found]
+    pending = []  # each batch's scores stay on the device until every batch is queued: one wait, not one per batch
     for batch in chunks(alone, batch_size):
         batch_ids, mask = padded([ids[i] for i in batch], pad)
         with torch.inference_mode():
-            logits = model(input_ids=batch_ids.to(device), attention_mask=mask.to(device)).logits
-            scores = token_logprobs(logits[:, :-1], batch_ids[:, 1:].to(device)).cpu()
-        for row, i in enumerate(batch):
-            found[i] = [None, *scores[row, : len(ids[i]) - 1].tolist()]
+            batch_ids, mask = batch_ids.to(device), mask.to(device)
+            logits = model(input_ids=batch_ids, attention_mask=mask).logits
+            pending.append((batch, token_logprobs(logits[:, :-1], batch_ids[:, 1:])))
+    for batch, scores in pending:
+        for row, i in zip(scores.cpu().tolist(), batch, strict=True):
+            found[i] = [None, *row[: len(ids[i]) - 1]]
     return [text_score(text, encoded[i], found[i]) for i, text in enumerate(texts)]
 
 

@@ -18,12 +18,11 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
 import numpy as np
-from django.db import connection, transaction
-from django.utils import timezone
+from django.db import connection
 
 from probing.embedding.base import TextSpan, Vectors
 from probing.models import CachedVectors
-from probing.run import pgcopy
+from probing.run import new_rows, pgcopy
 
 CHUNK = 2000  # keys per query: well under any database's parameter limit
 LAYER_DTYPES = {"float32": "<f4", "float16": "<f2"}
@@ -190,18 +189,8 @@ class DatabaseVectorCache:
             return
         if self.run is not None:
             run_memo.add(self.run, items)
-        if connection.vendor == "postgresql":
-            now = timezone.now()
-            rows = [self._row(key, vectors) + (now,) for key, vectors in items.items()]
-            with transaction.atomic():
-                # A cache row lost in a crash is computed again: no need to wait for the disk.
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
-                pgcopy.insert_new(CachedVectors._meta.db_table, (*ROW_FIELDS, "created_at"), rows, "key")
-            return
-        objects = [CachedVectors(**dict(zip(ROW_FIELDS, self._row(key, v), strict=True))) for key, v in items.items()]
         # Two workers may embed the same text at once: the first row wins, the second is dropped.
-        CachedVectors.objects.bulk_create(objects, batch_size=500, ignore_conflicts=True)
+        new_rows.insert_new(CachedVectors, ROW_FIELDS, [self._row(key, vectors) for key, vectors in items.items()])
 
     def _row(self, key: str, vectors: Vectors) -> tuple:
         layers = encode_layers(vectors, self.layer_dtype)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 from django.apps import apps
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
@@ -186,18 +186,21 @@ def select(
     return decode_blocks(out.getvalue(), _types(table, columns))
 
 
-def insert_new(table: str, columns: Sequence[str], rows: Sequence[Sequence], unique: str) -> None:
+def insert_new(
+    table: str, columns: Sequence[str], rows: Sequence[Sequence], unique: str, using: str = "default"
+) -> None:
     """Insert the rows whose ``unique`` value the table lacks; leave those it has (in a transaction).
 
     Straight into the table first; when another writer got a row there first, again through a
     temporary table and ``INSERT ... ON CONFLICT DO NOTHING``.
     """
     kinds = _types(table, columns)
+    connection = connections[using]
     quote = connection.ops.quote_name
     names = ", ".join(quote(c) for c in columns)
     with connection.cursor() as cursor:
         try:
-            with transaction.atomic():
+            with transaction.atomic(using=using):
                 copy = f"COPY {quote(table)} ({names}) FROM STDIN (FORMAT binary)"
                 cursor.cursor.copy_expert(copy, encode_rows(rows, kinds))
             return

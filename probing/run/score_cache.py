@@ -17,12 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from django.db import connection, transaction
-from django.utils import timezone
 
 from probing.likelihood.scores import SCORE_FORMAT, TextScore
 from probing.models import CachedScores
-from probing.run import pgcopy
+from probing.run import new_rows
 
 CHUNK = 2000  # keys per query
 
@@ -107,17 +105,7 @@ class DatabaseScoreCache:
         if not scores:
             return
         rows = [(self.key(score.text, start_token), self.model, *encode_score(score)) for score in scores]
-        if connection.vendor == "postgresql":
-            now = timezone.now()
-            with transaction.atomic():
-                with connection.cursor() as cursor:  # a row lost in a crash is scored again
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
-                pgcopy.insert_new(
-                    CachedScores._meta.db_table, (*COLUMNS, "created_at"), [(*r, now) for r in rows], "key"
-                )
-            return
-        objects = [CachedScores(**dict(zip(COLUMNS, row, strict=True))) for row in rows]
-        CachedScores.objects.bulk_create(objects, batch_size=500, ignore_conflicts=True)
+        new_rows.insert_new(CachedScores, COLUMNS, rows)
 
 
 COLUMNS = ("key", "model", "names", "offsets", "logprobs")
