@@ -59,7 +59,9 @@ def similarity(name: str, path: Path, args) -> dict:
     tokenizer = AutoTokenizer.from_pretrained(path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
-    model = AutoModel.from_pretrained(path, dtype="float32").eval().to(args.device, getattr(torch, args.dtype))
+    model = (
+        AutoModel.from_pretrained(path, dtype=args.dtype).eval().to(args.device)
+    )  # as the transformer backend reads it
     lengths = [len(ids) for ids in tokenizer(texts)["input_ids"]]
     ordered = [texts[i] for i in sorted(range(len(texts)), key=lambda i: (lengths[i], i))]
     started = time.perf_counter()
@@ -83,6 +85,31 @@ def similarity(name: str, path: Path, args) -> dict:
     }
 
 
+def profile_cold_runs(name: str, args, out: Path) -> None:
+    """One more cold run of each family under cProfile (after the figures, which it would slow): where the time goes."""
+    import cProfile
+    import io
+    import pstats
+
+    from probing.models import CachedVectors
+
+    report = io.StringIO()
+    config = {"batch_size": args.batch_size, "dtype": args.dtype, "device": args.device}
+    for label, model, family_config in (("similarity", f"{name}-encoder", None), ("likelihood", name, config)):
+        CachedVectors.objects.all().delete()
+        likelihood_runs.forget_scores()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run = likelihood_runs.run_probes("1.0.0", family_config, model=model)
+        profiler.disable()
+        report.write(f"=== {label}: cold run {run_seconds(run):.2f} s under the profiler\n")
+        stats = pstats.Stats(profiler, stream=report)
+        stats.sort_stats("cumulative").print_stats(45)
+        stats.sort_stats("tottime").print_stats(25)
+    out.write_text(report.getvalue(), encoding="utf-8")
+    print(f"profiles of the cold runs: {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
@@ -91,6 +118,7 @@ def main() -> None:
     parser.add_argument("--dtype", default="bfloat16")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--limit", type=int, help="keep the first N compounds per language")
+    parser.add_argument("--profile", type=Path, help="then profile a cold run of each family into this text file")
     save_flag(parser)
     args = parser.parse_args()
     args.repeat = 1  # one cold run per family: the script must fit in eight minutes
@@ -114,6 +142,9 @@ def main() -> None:
             }
             args.share_prefixes = True  # the same run with each group's common beginning run once
             figures["likelihood_shared_prefixes"] = likelihood_runs.measure(args.model, path, args)
+            if args.profile:
+                args.share_prefixes = False
+                profile_cold_runs(args.model, args, args.profile)
         finally:
             teardown()
     scope = f"first {args.limit} compounds per language" if args.limit else "full release"

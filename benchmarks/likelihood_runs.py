@@ -74,9 +74,7 @@ def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int
 
     tokenizer = AutoTokenizer.from_pretrained(path)
     model = (
-        AutoModelForCausalLM.from_pretrained(path, dtype="float32")
-        .eval()
-        .to(device=device, dtype=getattr(torch, dtype))
+        AutoModelForCausalLM.from_pretrained(path, dtype=dtype).eval().to(device)  # read as the run reads it
     )
     pad = pad_id(tokenizer)
 

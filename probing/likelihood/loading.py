@@ -10,7 +10,7 @@ what a run computed can be traced to the files it read.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,16 +83,27 @@ class LanguageModel:
 
     A run's lazy backend (``probing.embedding.lazy``) opens it as it opens an embedding model: it
     has the ``identity()`` and ``supports_span`` every backend has, as ``CompletionsScorer`` does.
+    The network itself is read from its files when first needed, straight in the dtype the run
+    computes in, then moved to its device (``place``): a 1B model read in float32 and then converted
+    to bfloat16 for a GPU cost seconds of every cold run there. ``model`` reads it in float32 on the CPU.
     """
 
     kind: str
-    model: Any
+    network: Any  # the transformers model, or None until ``open_network`` has read it
     tokenizer: Any
     facts: dict  # what identity() gives: the kind, the name, the weights' sha256 or revision, the vocabulary
+    open_network: Callable[[str, str], Any] | None = None  # (dtype, device) -> the model there, in evaluation mode
     supports_span = True
 
     def identity(self) -> dict:
         return dict(self.facts)
+
+    @property
+    def model(self):
+        """The network where it is (float32 on the CPU if nothing placed it yet)."""
+        if self.network is None:
+            self.place()
+        return self.network
 
     def score(
         self,
@@ -104,25 +115,30 @@ class LanguageModel:
         share_prefixes: bool = False,
     ) -> list[TextScore]:
         """``start_token``: a causal LM whose tokenizer adds no start token scores each text after one.
-        ``dtype``, ``device``: where the model computes (moved there once); ``share_prefixes``: causal only."""
+        ``dtype``, ``device``: where the model computes (read or moved there once); ``share_prefixes``: causal only."""
         from probing.likelihood.scoring import score_texts  # torch: only where texts are scored
 
         self.place(dtype, device)
-        return score_texts(self.kind, self.model, self.tokenizer, texts, batch_size, start_token, share_prefixes)
+        return score_texts(self.kind, self.network, self.tokenizer, texts, batch_size, start_token, share_prefixes)
 
     def place(self, dtype: str = "float32", device: str = "cpu") -> None:
-        """Move the model to ``device`` in ``dtype`` (a no-op when it is there): opened float32 on the CPU."""
+        """Have the network on ``device`` in ``dtype``: read there from its files the first time, else moved."""
         import torch
 
+        if self.network is None:
+            if self.open_network is None:
+                raise ValueError("this language model has neither a network nor files to read one from")
+            self.network = self.open_network(dtype, device)
+            return
         wanted = getattr(torch, dtype)
-        first = next(self.model.parameters())
+        first = next(self.network.parameters())
         if first.dtype != wanted or str(first.device) != str(torch.device(device)):
-            self.model = self.model.to(device=device, dtype=wanted)
+            self.network = self.network.to(device=device, dtype=wanted)
 
 
 def open_language_model(kind: str, source: str, options: dict | None = None, *, allow_pickle: bool = False):
-    """Load a local ``causal_lm`` or ``masked_lm`` folder (float32, evaluation mode) with its fast tokenizer."""
-    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+    """A local ``causal_lm`` or ``masked_lm`` folder with its fast tokenizer; its network is read when first used."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
     if kind not in (CAUSAL, MASKED):
         raise ValueError(f"{kind!r} is not a local language model: causal_lm or masked_lm folders only")
@@ -132,16 +148,21 @@ def open_language_model(kind: str, source: str, options: dict | None = None, *, 
     if not getattr(tokenizer, "is_fast", False):
         raise ValueError(f"{source}: a fast tokenizer (tokenizer.json) is needed, for the tokens' character offsets")
     head = AutoModelForCausalLM if kind == CAUSAL else AutoModelForMaskedLM
-    model = head.from_pretrained(
-        source,
-        local_files_only=True,
-        revision=revision,
-        use_safetensors=safetensors_only(allow_pickle),
-        dtype="float32",
-    ).eval()
+    config = AutoConfig.from_pretrained(source, local_files_only=True, revision=revision)
+
+    def open_network(dtype: str, device: str):
+        network = head.from_pretrained(
+            source,
+            local_files_only=True,
+            revision=revision,
+            use_safetensors=safetensors_only(allow_pickle),
+            dtype=dtype,
+        )
+        return network.to(device).eval()
+
     # As an embedding model's: the pinned revision or the weights' sha256; "dim" is what it outputs, the vocabulary.
-    identity = model_identity(kind, source, options, dim=model.config.vocab_size)
-    return LanguageModel(kind, model, tokenizer, identity)
+    identity = model_identity(kind, source, options, dim=config.vocab_size)
+    return LanguageModel(kind, None, tokenizer, identity, open_network)
 
 
 def load_checked_language_model(kind: str, source: str, options: dict, rules: LoadRules):

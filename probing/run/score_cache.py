@@ -23,6 +23,10 @@ from probing.models import CachedScores
 from probing.run import new_rows
 
 CHUNK = 2000  # keys per query
+# A model is read in its run's dtype, as transformers reads one (its rotary frequencies stay float32): its
+# bfloat16 and float16 scores differ, by about 1e-3 nats, from a float32 copy's converted after reading, so
+# such rows carry this mark and are never mixed with rows scored the other way. float32 rows carry none.
+READ_IN_DTYPE = "read-in-dtype"
 
 
 def score_key(model: str, text: str, start_token: bool) -> str:
@@ -82,7 +86,8 @@ class DatabaseScoreCache:
     """
 
     def __init__(self, model: str, dtype: str = "float32") -> None:
-        self.model = model if dtype == "float32" else hashlib.sha256(f"{model}:{dtype}".encode()).hexdigest()
+        reduced = f"{model}:{dtype}:{READ_IN_DTYPE}"
+        self.model = model if dtype == "float32" else hashlib.sha256(reduced.encode()).hexdigest()
         self.keys: dict[tuple[str, bool], str] = {}  # each text's key, hashed once for its read and its write
 
     def key(self, text: str, start_token: bool) -> str:
