@@ -85,6 +85,24 @@ def similarity(name: str, path: Path, args) -> dict:
     }
 
 
+def first_gpu_work(path: Path, args) -> float:
+    """Seconds of this process's first work on the GPU: CUDA's context and the model's kernels loaded, with the
+    model read and one forward pass. A worker pays this once, not each run: paid here before the timings (the bare
+    forward passes are timed warm too), it is reported apart rather than charged to the first family's run."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    started = time.perf_counter()
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=args.dtype).eval().to(args.device)
+    with torch.inference_mode():
+        model(**tokenizer(["A first pass warms the device."], return_tensors="pt").to(args.device))
+    if args.device.startswith("cuda"):
+        torch.cuda.synchronize()
+    del model
+    return time.perf_counter() - started
+
+
 def profile_cold_runs(name: str, args, out: Path) -> None:
     """One more cold run of each family under cProfile (after the figures, which it would slow): where the time goes."""
     import cProfile
@@ -137,6 +155,7 @@ def main() -> None:
             path = build_models(texts, Path(folder), [args.model])[args.model]
             print(f"built {args.model} in {time.perf_counter() - started:.0f} s", flush=True)
             figures = {
+                "first_gpu_work_s": round(first_gpu_work(path, args), 2),
                 "similarity": similarity(args.model, path, args),
                 "likelihood": likelihood_runs.measure(args.model, path, args),
             }
