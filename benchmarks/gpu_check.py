@@ -59,9 +59,8 @@ def similarity(name: str, path: Path, args) -> dict:
     tokenizer = AutoTokenizer.from_pretrained(path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token or tokenizer.unk_token
-    model = (
-        AutoModel.from_pretrained(path, dtype=args.dtype).eval().to(args.device)
-    )  # as the transformer backend reads it
+    # Read in the run's dtype, then moved, as the transformer backend reads it.
+    model = AutoModel.from_pretrained(path, dtype=args.dtype).eval().to(args.device)
     lengths = [len(ids) for ids in tokenizer(texts)["input_ids"]]
     ordered = [texts[i] for i in sorted(range(len(texts)), key=lambda i: (lengths[i], i))]
     started = time.perf_counter()

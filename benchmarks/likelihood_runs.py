@@ -73,9 +73,7 @@ def bare_forward(path: Path, texts: list[str], alone: list[str], batch_size: int
     from probing.likelihood.scoring import chunks, encode, pad_id, shortest_first, with_start_token
 
     tokenizer = AutoTokenizer.from_pretrained(path)
-    model = (
-        AutoModelForCausalLM.from_pretrained(path, dtype=dtype).eval().to(device)  # read as the run reads it
-    )
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).eval().to(device)  # read as the run reads it
     pad = pad_id(tokenizer)
 
     def passes(group: list[str], start: bool) -> None:
