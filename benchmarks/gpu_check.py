@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import likelihood_runs  # noqa: E402 (a sibling, through sys.path)
 from likelihood_throughput import build_models, release_texts  # noqa: E402
-from probe_throughput import run_seconds, setup  # noqa: E402
+from probe_throughput import forget_vectors, run_seconds, setup  # noqa: E402
 
 from benchmarks.record import commit, emit, save_flag  # noqa: E402
 
@@ -48,7 +48,6 @@ def similarity(name: str, path: Path, args) -> dict:
     from transformers import AutoModel, AutoTokenizer
 
     from probing.actions import register_model
-    from probing.models import CachedVectors
     from probing.run.loading import release_probes
     from releases.models import Release
 
@@ -77,7 +76,7 @@ def similarity(name: str, path: Path, args) -> dict:
     limit = time.perf_counter() - started
     cold = run_seconds(run)
     # The same cold run again (vectors and release forgotten): what the first run in the process paid once.
-    CachedVectors.objects.all().delete()
+    forget_vectors()
     likelihood_runs.forget_scores()
     repeat = run_seconds(likelihood_runs.run_probes("1.0.0", model=f"{name}-encoder"))
     print(
@@ -121,12 +120,10 @@ def profile_cold_runs(name: str, args, out: Path) -> None:
     import io
     import pstats
 
-    from probing.models import CachedVectors
-
     report = io.StringIO()
     config = {"batch_size": args.batch_size, "dtype": args.dtype, "device": args.device}
     for label, model, family_config in (("similarity", f"{name}-encoder", None), ("likelihood", name, config)):
-        CachedVectors.objects.all().delete()
+        forget_vectors()
         likelihood_runs.forget_scores()
         profiler = cProfile.Profile()
         profiler.enable()

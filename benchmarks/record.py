@@ -29,7 +29,7 @@ def commit() -> str:
     def git(*args: str) -> subprocess.CompletedProcess:
         try:
             return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
-        except OSError:  # no git on the machine (a bare GPU host): the figures say "unknown"
+        except OSError:  # no git on the machine (a bare GPU host): see below
             return subprocess.CompletedProcess(args, 1, "", "")
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip()

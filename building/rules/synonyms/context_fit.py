@@ -23,7 +23,7 @@ from datasets.formats.spans import Span, fold
 # (original, substituted) sentence pairs → one similarity per pair, higher is closer in meaning.
 Similarity = Callable[[Sequence[tuple[str, str]]], list[float]]
 
-# How much is embedded, chosen on the development half (issue 33; docs/variants.md "Ranking in context"):
+# How much is embedded, chosen on the development half (issue 33; docs/building.md "Ranking in context"):
 # the best SCORED_PER_SIDE candidates of each side by the score without context (scoring 5 or fewer could
 # not change which words make the top 5), in the compound's first CONTEXTS sentences, each cut to WINDOW
 # words on either side of the compound. On PT dev, 10 candidates in 1 sentence of ±5 words ranked as well as
