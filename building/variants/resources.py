@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -163,18 +164,38 @@ def random_pool_entries(language: str, lexicon=None) -> list[str]:
     return list(lexicon.two_word_entries()) + sentence_phrases(language) + dataset_compounds(language)
 
 
+def pool_version(options: GenerationOptions) -> tuple[str, bytes | None]:
+    """What the options' random pool holds, for the resources' key, and an uploaded pool's bytes.
+
+    A name says nothing of the content: a storage may give a deleted upload's name to a new one, and
+    another bucket or media folder holds another file under the same name. An upload is known by its
+    bytes' sha256 (read once here and parsed from the same bytes), a server file by its size and time.
+    """
+    if options.pool_storage:
+        data = StoredFile(options.pool_storage).read()
+        return hashlib.sha256(data).hexdigest(), data
+    if options.pool_file:
+        try:
+            stat = Path(options.pool_file).stat()
+        except OSError:
+            return "missing", None  # read_pool_file reports it
+        return f"{stat.st_size}:{stat.st_mtime_ns}", None
+    return "", None
+
+
 def load_resources(language: str, options: GenerationOptions) -> Resources:
     table = frequency_table(language, options.frequency_table)
     context_model = context_model_for(options.context_model, language)
-    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, context_model)
+    version, data = pool_version(options)
+    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, version, context_model)
     with _resources_lock:
         if key in _resources:
             return _resources[key]
         lexicon = open_lexicon(language)
         frequency, frequency_source = frequency_function(language, table)
-        if options.pool_storage:
+        if data is not None:  # an upload
             name = options.pool_storage
-            entries, pool_source = read_pool_data(name, StoredFile(name).read()), f"uploaded file {name}"
+            entries, pool_source = read_pool_data(name, data), f"uploaded file {name}"
             entries += dataset_compounds(language)
         elif options.pool_file:
             entries, pool_source = read_pool_file(Path(options.pool_file)), f"file {options.pool_file}"

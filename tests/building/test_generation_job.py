@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +17,7 @@ from django.utils import timezone
 from building.models import BuildJob, BuildShard
 from building.tasks import generate_variants_batch_task, requeue_stale_build_shards_task, start_generation_job
 from building.variants.jobs import create_generation_job
-from building.variants.resources import GenerationOptions
+from building.variants.resources import GenerationOptions, load_resources
 from core.permissions import CURATORS_GROUP
 from datasets import vocabulary
 from datasets.models import Variant
@@ -97,6 +99,18 @@ def test_an_uploaded_pool_supplies_the_random_compounds(
     rand = Variant.objects.filter(sentence__compound=compounds[0], kind=vocabulary.RANDOM_FREQ, isolated=False)
     assert rand.exists()
     assert {x.replacement.split()[0] for x in rand} <= {"pool", "eager"}  # the file's entries or dataset compounds
+
+
+@pytest.mark.django_db
+def test_a_new_pool_stored_under_an_old_name_is_read_not_the_old_one_a_worker_kept(settings, tmp_path, compounds):
+    """A worker keeps a language's resources between batches: a pool is known by its bytes, not its name."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    options = GenerationOptions(pool_storage="pools/pool.txt", context_model="none")
+    for word in ("first", "second"):
+        default_storage.delete(options.pool_storage)  # the old upload gone, its name free again
+        default_storage.save(options.pool_storage, ContentFile("".join(f"{word} word{i}\n" for i in range(12))))
+        texts = {candidate.text.split()[0] for candidate in load_resources("en", options).pool.by_text}
+        assert texts == {word, "front", "eager"}  # the stored file's entries and the dataset's compounds
 
 
 @pytest.mark.redis
