@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import Count, Max
 
 from building.counts.corpus.readers import tokenize
 from building.counts.frequency import SOURCE as WORDFREQ_SOURCE
@@ -87,7 +88,7 @@ class Resources:
     similarity_source: str = ""
 
 
-_resources: dict[tuple, Resources] = {}
+_resources: dict[tuple, tuple[tuple, Resources]] = {}  # options -> (what they held, resources)
 _lexicons: dict[tuple, object] = {}
 _resources_lock = threading.RLock()
 
@@ -183,14 +184,27 @@ def pool_version(options: GenerationOptions) -> tuple[str, bytes | None]:
     return "", None
 
 
+def dataset_version(language: str) -> tuple:
+    """What of the dataset a pool takes in, for the resources' key: the language's compounds and naturalistic
+    sentences, by count and newest id (a worker lives for days while compounds are imported and removed)."""
+    compounds = Compound.objects.filter(language=language).aggregate(n=Count("id"), last=Max("id"))
+    sentences = Sentence.objects.filter(
+        compound__language=language, kind=vocabulary.NATURALISTIC, available=True
+    ).aggregate(n=Count("id"), last=Max("id"))
+    return compounds["n"], compounds["last"], sentences["n"], sentences["last"]
+
+
 def load_resources(language: str, options: GenerationOptions) -> Resources:
+    """The language's resources for ``options``, kept per process while its pool and dataset stay as they were."""
     table = frequency_table(language, options.frequency_table)
     context_model = context_model_for(options.context_model, language)
-    version, data = pool_version(options)
-    key = (language, table.pk if table else None, options.pool_file, options.pool_storage, version, context_model)
+    pool_held, data = pool_version(options)
+    slot = (language, table.pk if table else None, options.pool_file, options.pool_storage, context_model)
+    version = (pool_held, dataset_version(language))
     with _resources_lock:
-        if key in _resources:
-            return _resources[key]
+        kept = _resources.get(slot)
+        if kept is not None and kept[0] == version:
+            return kept[1]
         lexicon = open_lexicon(language)
         frequency, frequency_source = frequency_function(language, table)
         if data is not None:  # an upload
@@ -214,12 +228,12 @@ def load_resources(language: str, options: GenerationOptions) -> Resources:
         resources = Resources(
             language, lexicon, frequency, frequency_source, pool, pool_source, offensive, similarity, context_model
         )  # fmt: skip
-        _resources[key] = resources
+        _resources[slot] = (version, resources)  # an older version of the slot is dropped
         return resources
 
 
 def forget_resources() -> None:
-    """Drop cached resources (after a new frequency table or pool)."""
+    """Drop every cached resource and lexicon (tests; a new pool or dataset is noticed without it)."""
     with _resources_lock:
         _resources.clear()
         _lexicons.clear()

@@ -101,16 +101,36 @@ def test_an_uploaded_pool_supplies_the_random_compounds(
     assert {x.replacement.split()[0] for x in rand} <= {"pool", "eager"}  # the file's entries or dataset compounds
 
 
+def pool_texts(options: GenerationOptions) -> set[str]:
+    return {candidate.text for candidate in load_resources("en", options).pool.by_text}
+
+
+def store_pool(name: str, word: str) -> None:
+    default_storage.delete(name)  # an old upload gone, its name free again
+    default_storage.save(name, ContentFile("".join(f"{word} word{i}\n" for i in range(12))))
+
+
 @pytest.mark.django_db
 def test_a_new_pool_stored_under_an_old_name_is_read_not_the_old_one_a_worker_kept(settings, tmp_path, compounds):
     """A worker keeps a language's resources between batches: a pool is known by its bytes, not its name."""
     settings.MEDIA_ROOT = tmp_path / "media"
     options = GenerationOptions(pool_storage="pools/pool.txt", context_model="none")
     for word in ("first", "second"):
-        default_storage.delete(options.pool_storage)  # the old upload gone, its name free again
-        default_storage.save(options.pool_storage, ContentFile("".join(f"{word} word{i}\n" for i in range(12))))
-        texts = {candidate.text.split()[0] for candidate in load_resources("en", options).pool.by_text}
+        store_pool(options.pool_storage, word)
+        texts = {text.split()[0] for text in pool_texts(options)}
         assert texts == {word, "front", "eager"}  # the stored file's entries and the dataset's compounds
+
+
+@pytest.mark.django_db
+def test_compounds_imported_after_a_worker_kept_its_resources_enter_the_random_pool(settings, tmp_path, compounds):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    options = GenerationOptions(pool_storage="pools/pool.txt", context_model="none")
+    store_pool(options.pool_storage, "first")
+    assert "brick wall" not in pool_texts(options)
+    wall = make_compound("brick wall")
+    assert "brick wall" in pool_texts(options)
+    wall.delete()
+    assert "brick wall" not in pool_texts(options)
 
 
 @pytest.mark.redis
