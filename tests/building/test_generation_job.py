@@ -122,6 +122,15 @@ def test_a_new_pool_stored_under_an_old_name_is_read_not_the_old_one_a_worker_ke
 
 
 @pytest.mark.django_db
+def test_a_server_pool_file_written_again_is_read_again(tmp_path, compounds):
+    path = tmp_path / "pool.txt"
+    options = GenerationOptions(pool_file=str(path), context_model="none")
+    for word in ("first", "second"):
+        path.write_text("".join(f"{word} word{i}\n" for i in range(12)))
+        assert {text.split()[0] for text in pool_texts(options)} == {word, "front", "eager"}
+
+
+@pytest.mark.django_db
 def test_compounds_imported_after_a_worker_kept_its_resources_enter_the_random_pool(settings, tmp_path, compounds):
     settings.MEDIA_ROOT = tmp_path / "media"
     options = GenerationOptions(pool_storage="pools/pool.txt", context_model="none")
