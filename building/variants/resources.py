@@ -152,10 +152,13 @@ def sentence_phrases(language: str, dictionary: Path = DEFAULT_PATHS[0]) -> list
         if key not in _lexicons:
             _lexicons[key] = load_morphology(dictionary)
         morphology = _lexicons[key]
-    texts = Sentence.objects.filter(
-        compound__language=language, kind=vocabulary.NATURALISTIC, available=True
-    ).values_list("text", flat=True)
+    texts = naturalistic_sentences(language).values_list("text", flat=True)
     return noun_adjective_phrases(texts.iterator(), morphology)
+
+
+def naturalistic_sentences(language: str):
+    """The language's available naturalistic sentences: the phrases of the Portuguese default pool come from them."""
+    return Sentence.objects.filter(compound__language=language, kind=vocabulary.NATURALISTIC, available=True)
 
 
 def random_pool_entries(language: str, lexicon=None) -> list[str]:
@@ -188,9 +191,7 @@ def dataset_version(language: str) -> tuple:
     """What of the dataset a pool takes in, for the resources' key: the language's compounds and naturalistic
     sentences, by count and newest id (a worker lives for days while compounds are imported and removed)."""
     compounds = Compound.objects.filter(language=language).aggregate(n=Count("id"), last=Max("id"))
-    sentences = Sentence.objects.filter(
-        compound__language=language, kind=vocabulary.NATURALISTIC, available=True
-    ).aggregate(n=Count("id"), last=Max("id"))
+    sentences = naturalistic_sentences(language).aggregate(n=Count("id"), last=Max("id"))
     return compounds["n"], compounds["last"], sentences["n"], sentences["last"]
 
 
