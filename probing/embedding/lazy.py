@@ -24,7 +24,9 @@ from probing.embedding.e5_backend import model_file
 from probing.embedding.elmo_files import ElmoFilesError, elmo_files
 from probing.embedding.sources import API_KINDS
 
-RECORD_VERSION = 1  # bump when what a record holds changes: older records are then ignored
+RECORD_VERSION = (
+    2  # bump when what a record holds changes: older records are then ignored (2: language models have layers)
+)
 
 
 def backend_key(kind: str, source: str, options: dict) -> str:

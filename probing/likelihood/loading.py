@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from probing.embedding.base import model_identity, safetensors_only
+from probing.embedding.base import EmbedConfig, TextSpan, Tokens, Vectors, model_identity, safetensors_only
 from probing.embedding.sources import LoadRules, check_model
 from probing.likelihood.completions import KIND as COMPLETIONS
 from probing.likelihood.completions import CompletionsScorer
@@ -34,7 +35,7 @@ MEASURES = {
 # dtype changes the scores (part of the score cache's key); device changes only where they are computed.
 # share_prefixes: a causal LM runs the common beginning of texts once (probing.likelihood.prefixes); the
 # same scores, off by default: on a CPU it measured no faster (docs/probing.md).
-SETTINGS = {"batch_size": 16, "dtype": "float32", "device": "cpu", "share_prefixes": False}
+SETTINGS = {"batch_size": 16, "dtype": "float32", "device": "cpu", "share_prefixes": False, "similarity": None}
 MAX_BATCH_SIZE = 1024
 DTYPES = ("float32", "bfloat16", "float16")
 
@@ -68,13 +69,52 @@ def likelihood_config(kind: str, *layers: dict | None) -> dict:
         raise ValueError(f"share_prefixes must be true or false, not {resolved['share_prefixes']!r}")
     if kind == COMPLETIONS and (resolved["dtype"], device) != ("float32", "cpu"):
         raise ValueError("a completions server computes where and how it is served: dtype and device are not set here")
+    similarity = similarity_config(kind, resolved)
+    del resolved["similarity"]  # a run without it keeps the config (and config hash) it always had
     return {
         "family": "likelihood",
         **resolved,
+        **({"similarity": similarity} if similarity is not None else {}),
         "template_version": TEMPLATE_VERSION,
         "score_format": SCORE_FORMAT,
         "measure": MEASURES[kind],
     }
+
+
+# What the scoring pass fixes for the vectors it also gives: one pass, one batch size, dtype and device.
+SHARED_PASS = ("batch_size", "dtype", "device")
+
+
+def similarity_config(kind: str, resolved: dict) -> dict | None:
+    """The EmbedConfig (as a dict) of the similarity measures a likelihood run also computes, or None.
+
+    ``"similarity": true`` asks for the embedding defaults, an object for some of them changed
+    (layers, pooling, sweep...): the scoring pass's hidden states are pooled as the ``transformer``
+    backend pools them, so a causal LM runs each text once for both families. ValueError naming the
+    setting for anything else.
+    """
+    asked = resolved["similarity"]
+    if asked is None or asked is False:
+        return None
+    if asked is True:
+        asked = {}
+    if not isinstance(asked, dict):
+        raise ValueError(
+            f'similarity must be true, false or an embedding config such as {{"layers": [-1]}}, not {asked!r}'
+        )
+    if kind != CAUSAL:
+        raise ValueError(
+            f"similarity: only a causal LM's scoring pass gives the hidden states to pool; a {kind} model's does not "
+            "(a masked LM masks each token; a completions server returns no hidden states)"
+        )
+    if resolved["share_prefixes"]:
+        raise ValueError("similarity: share_prefixes scores texts in pieces, which gives no text's hidden states")
+    if fixed := sorted(set(asked) & set(SHARED_PASS)):
+        raise ValueError(f"similarity: {', '.join(fixed)} come from the run's own settings (one pass computes both)")
+    try:
+        return EmbedConfig.from_dict({**asked, **{key: resolved[key] for key in SHARED_PASS}}).as_dict()
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"similarity: {error}") from None
 
 
 @dataclass
@@ -93,10 +133,69 @@ class LanguageModel:
     tokenizer: Any
     facts: dict  # what identity() gives: the kind, the name, the weights' sha256 or revision, the vocabulary
     open_network: Callable[[str, str], Any] | None = None  # (dtype, device) -> the model there, in evaluation mode
+    model_config: Any = None  # the transformers config (positions and layers, for vectors)
     supports_span = True
 
     def identity(self) -> dict:
         return dict(self.facts)
+
+    # --- vectors: the hidden states of the same network, pooled as the ``transformer`` backend pools them ---
+
+    # torch and the pooling are imported where vectors are made: a run that only reads its caches needs neither.
+
+    def layer_count(self) -> int:
+        """Hidden states the network gives (the embeddings and each layer)."""
+        from probing.embedding.pooling import hidden_state_count
+
+        return hidden_state_count(self.model_config)
+
+    def max_length(self, config: EmbedConfig) -> int:
+        from probing.likelihood.shared_pass import max_length_of
+
+        return max_length_of(self.model_config, config)
+
+    def token_lengths(self, texts: list[str]) -> list[int]:
+        return [len(ids) for ids in self.tokenizer(list(texts))["input_ids"]]
+
+    def tokens(self, item: TextSpan, config: EmbedConfig) -> Tokens:
+        from probing.embedding.pooling import read_tokens
+
+        return read_tokens(self.tokenizer, item, self.max_length(config))
+
+    def embed_batch(self, items: list[TextSpan], config: EmbedConfig) -> list[Vectors]:
+        """Vectors of ``items`` from their texts' own pass (what a scoring pass did not give: ``shared_pass``)."""
+        from probing.embedding.pooling import in_text_batches
+        from probing.likelihood.shared_pass import embed_texts
+
+        self.place(config.dtype, config.device)
+        length, count = self.max_length(config), self.layer_count()
+        embed = partial(embed_texts, self.network, self.tokenizer, config=config, max_length=length, layer_count=count)
+        return in_text_batches(items, config.batch_size, embed)
+
+    def score_and_embed(
+        self,
+        texts: Sequence[str],
+        items: Sequence[TextSpan],
+        config: EmbedConfig,
+        batch_size: int | None = None,
+        dtype: str = "float32",
+        device: str = "cpu",
+    ) -> tuple[list[TextScore], dict[TextSpan, Vectors]]:
+        """Each text's scores and the vectors of ``items`` (whose texts are among ``texts``) from one pass per batch.
+
+        Causal LMs only: a masked LM's scoring pass masks each token, so it gives no text's hidden states.
+        """
+        from probing.likelihood.scoring import score_texts
+        from probing.likelihood.shared_pass import PooledVectors
+
+        if self.kind != CAUSAL:
+            raise ValueError(f"only a causal LM scores and embeds in one pass, not a {self.kind} model")
+        self.place(dtype, device)
+        pooled = PooledVectors(texts, items, config, self.max_length(config), self.layer_count())
+        scores = score_texts(self.kind, self.network, self.tokenizer, texts, batch_size, hidden=pooled)
+        if pooled.left:
+            pooled.vectors.update(zip(pooled.left, self.embed_batch(pooled.left, config), strict=True))
+        return scores, pooled.vectors
 
     @property
     def model(self):
@@ -165,7 +264,7 @@ def open_language_model(kind: str, source: str, options: dict | None = None, *, 
 
     # As an embedding model's: the pinned revision or the weights' sha256; "dim" is what it outputs, the vocabulary.
     identity = model_identity(kind, source, options, dim=config.vocab_size)
-    return LanguageModel(kind, None, tokenizer, identity, open_network)
+    return LanguageModel(kind, None, tokenizer, identity, open_network, config)
 
 
 def load_checked_language_model(kind: str, source: str, options: dict, rules: LoadRules):

@@ -17,13 +17,16 @@ conditional log-probability given the left context.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import compress
 
 import torch
 
 from probing.likelihood.prefixes import padded, prefix_groups, shared_prefix_logprobs
 from probing.likelihood.scores import CAUSAL, MASKED, TextScore
+
+# (batch's text indices, every text's encoding, hidden states per layer (B, T, D), attention mask (B, T))
+HiddenStates = Callable[[Sequence[int], Sequence[dict], tuple, torch.Tensor], None]
 
 
 def chunks(items: Sequence, size: int) -> Iterator[Sequence]:
@@ -92,13 +95,20 @@ def causal_scores(
     batch_size: int = 16,
     start_token: bool = False,
     share_prefixes: bool = False,
+    hidden: HiddenStates | None = None,
 ) -> list[TextScore]:
     """Every token's log-probability given the tokens before it, for each text (one pass per batch).
 
     ``start_token``: give each text a start token as context if its tokenizer adds none (``with_start_token``).
     ``share_prefixes``: texts that begin with the same tokens have that beginning computed once
     (``probing.likelihood.prefixes``); the others, or all without it, are scored whole.
+    ``hidden``: called with each batch's text indices, every text's encoding, the batch's hidden
+    states (embeddings and every layer, as transformers gives them) and its attention mask, before
+    the next batch runs: the pass that scores the texts also gives their vectors
+    (``probing.likelihood.shared_pass``). Not with ``share_prefixes``, whose texts have no whole pass.
     """
+    if hidden is not None and share_prefixes:
+        raise ValueError("share_prefixes runs texts in pieces: it cannot also give their hidden states")
     encoded = encode(tokenizer, texts)
     if start_token:
         encoded = [with_start_token(item, tokenizer) for item in encoded]
@@ -113,8 +123,11 @@ def causal_scores(
         batch_ids, mask = padded([ids[i] for i in batch], pad)
         with torch.inference_mode():
             batch_ids, mask = batch_ids.to(device), mask.to(device)
-            logits = model(input_ids=batch_ids, attention_mask=mask).logits
-            pending.append((batch, token_logprobs(logits[:, :-1], batch_ids[:, 1:])))
+            output = model(input_ids=batch_ids, attention_mask=mask, output_hidden_states=hidden is not None)
+            pending.append((batch, token_logprobs(output.logits[:, :-1], batch_ids[:, 1:])))
+            if hidden is not None:
+                hidden(batch, encoded, output.hidden_states, mask)
+            del output
     for batch, scores in pending:
         for row, i in zip(scores.cpu().tolist(), batch, strict=True):
             found[i] = [None, *row[: len(ids[i]) - 1]]
@@ -187,10 +200,14 @@ def score_texts(
     batch_size: int | None = None,
     start_token: bool = False,
     share_prefixes: bool = False,
+    hidden: HiddenStates | None = None,
 ) -> list[TextScore]:
-    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model (``start_token``, ``share_prefixes``: causal only)."""
+    """The scores of ``texts`` under a ``causal_lm`` or ``masked_lm`` model (``start_token``, ``share_prefixes``
+    and ``hidden``: causal only)."""
     if kind == CAUSAL:
-        return causal_scores(model, tokenizer, texts, batch_size or 16, start_token, share_prefixes)
+        return causal_scores(model, tokenizer, texts, batch_size or 16, start_token, share_prefixes, hidden)
+    if hidden is not None:
+        raise ValueError("only a causal LM's scoring pass gives hidden states: a masked LM's masks every token")
     if kind == MASKED:
         return masked_scores(model, tokenizer, texts, batch_size or 64)
     raise ValueError(f"no likelihood scoring for {kind!r} models: causal_lm or masked_lm")

@@ -41,7 +41,7 @@ from probing.measures.metrics import (
 from probing.measures.similarity import VectorTable
 from probing.models import ProbeRun, ProbeShard, identity_hash
 from probing.report.human import HUMAN_RULE, human_comp, human_score_note, with_note
-from probing.report.likelihood import LIKELIHOOD_TABLES, likelihood_tables
+from probing.report.likelihood import LIKELIHOOD_TABLES, SIMILARITY_PREFIX, likelihood_tables
 from probing.run.cache import DatabaseVectorCache
 from probing.run.engine import CacheKeys, embed_all
 from probing.run.loading import model_backend, release_probes
@@ -89,25 +89,29 @@ LEAD_COLUMNS = (
 )
 
 
-def build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
+def build_report(run: ProbeRun, shards: list[ProbeShard], part: str | None = None) -> dict:
     """Every table of a run whose shards are all done (stored as ``run.report``).
 
     The raw cosines are the ones the shards stored (``probing.run.shard_results``): none is computed
     again. The standardised ones need the whole run's vectors, read once from the cache here.
+    ``part``: the key of the shards' results (and of the run's config) that holds the similarity
+    measures, when they are a part of another family's run (``"similarity"`` of a likelihood run).
     """
     # Tens of thousands of rows are made here, next to the release's parsed pairs (core.memory).
     with paused_gc():
-        return _build_report(run, shards)
+        return _build_report(run, shards, part)
 
 
-def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
+def _build_report(run: ProbeRun, shards: list[ProbeShard], part: str | None) -> dict:
     probes = release_probes(run.release)
     keys = [tuple(k) for shard in shards for k in shard.compounds]
-    selected = [(shard.result, *probes.select(shard.compounds)) for shard in shards]
+    results = [shard.result if part is None else shard.result[part] for shard in shards]
+    config = EmbedConfig.from_dict(run.config if part is None else run.config[part])
+    selected = [(result, *probes.select(shard.compounds)) for result, shard in zip(results, shards, strict=True)]
     raw_sims = stored_pair_sims((result, pairs) for result, pairs, _ in selected)
     context_sims = stored_context_sims((result, context) for result, _, context in selected)
     pair_items = [i for _, pairs, _ in selected for p in pairs for i in (p.original, p.variant)]
-    table, reembedded = run_table(run, probes.items(keys))
+    table, reembedded = run_table(run, probes.items(keys), config)
     standardisers = fit_standardisers(pair_items, table)
     pair_sims = with_standardised(raw_sims, table, standardisers)
     context_sims = with_standardised_context(context_sims, table, standardisers.get(NC))
@@ -138,7 +142,7 @@ def _build_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
             # Vectors that had left the cache since their shard ran, embedded again to standardise.
             "reembedded": reembedded,
         },
-        "stats": _stats(shards, len(pair_sims), texts),
+        "stats": _stats(results, len(pair_sims), texts),
     }
     index, per_layer = stored_layer_sims([(result, pairs) for result, pairs, _ in selected])
     if index:
@@ -168,14 +172,13 @@ def with_standardised_context(context_sims: list, table, z) -> list:
 TABLE_CHUNK = 20_000  # items whose vectors a run's finish reads at once (tens of MB for a wide model)
 
 
-def run_table(run: ProbeRun, items: list):
+def run_table(run: ProbeRun, items: list, config: EmbedConfig):
     """The run's vectors of ``items`` as a VectorTable (the combination only), and how many had to be embedded again.
 
     Read from the cache in bulk; a vector that left it is embedded again with the run's model,
     provided its weights are still the ones the run used.
     """
     identity = run.provenance["model_identity"]
-    config = EmbedConfig.from_dict(run.config)
     cache = DatabaseVectorCache(identity_hash(identity), layers=False, layer_dtype=config.sweep_storage, run=run.pk)
     key_of = CacheKeys(identity, config)
     items = list(dict.fromkeys(items))
@@ -202,10 +205,10 @@ def run_table(run: ProbeRun, items: list):
     return table, len(missing)
 
 
-def _stats(shards: list[ProbeShard], pairs: int, texts: int) -> dict:
+def _stats(results: list[dict], pairs: int, texts: int) -> dict:
     totals: Counter = Counter()
-    for shard in shards:
-        totals.update({k: v for k, v in (shard.result.get("stats") or {}).items() if isinstance(v, int | float)})
+    for result in results:
+        totals.update({k: v for k, v in (result.get("stats") or {}).items() if isinstance(v, int | float)})
     return {**totals, "pair_similarities": pairs, "unique_texts": texts}
 
 
@@ -214,7 +217,19 @@ def _stats(shards: list[ProbeShard], pairs: int, texts: int) -> dict:
 
 def tables_of(run: ProbeRun) -> tuple[str, ...]:
     """The tables a run's report has (its CSV files): a likelihood run's are not a similarity run's."""
-    return LIKELIHOOD_TABLES if run.family == ProbeRun.Family.LIKELIHOOD else TABLES
+    if run.family != ProbeRun.Family.LIKELIHOOD:
+        return TABLES
+    if (run.config or {}).get("similarity"):  # the similarity measures of the same pass
+        return LIKELIHOOD_TABLES + tuple(SIMILARITY_PREFIX + table for table in TABLES)
+    return LIKELIHOOD_TABLES
+
+
+def table_rows(run: ProbeRun, table: str) -> list[dict]:
+    """The rows of one of the run's tables (``tables_of``): a likelihood run's similarity tables are in its part."""
+    report = run.report or {}
+    if run.family == ProbeRun.Family.LIKELIHOOD and table.startswith(SIMILARITY_PREFIX):
+        return (report.get("similarity") or {}).get(table.removeprefix(SIMILARITY_PREFIX), [])
+    return report.get(table, [])
 
 
 def run_report(run: ProbeRun) -> dict:
@@ -234,9 +249,18 @@ def run_report(run: ProbeRun) -> dict:
         "human_score": with_note(report.get("human_score"), run.release.version),
     }
     if run.family == ProbeRun.Family.LIKELIHOOD:
-        return {**head, **likelihood_tables(report)}
+        similarity = report.get("similarity")  # the similarity measures of the same pass, shaped as a similarity run's
+        return {
+            **head,
+            **likelihood_tables(report),
+            **({"similarity": similarity_tables(similarity)} if similarity else {}),
+        }
+    return {**head, **similarity_tables(report)}
+
+
+def similarity_tables(report: dict) -> dict:
+    """What a similarity report adds to the run's head in ``run_report``: every table, the per-compound rows shaped."""
     return {
-        **head,
         "per_compound": [
             {
                 **report_entry(row),
@@ -259,7 +283,7 @@ def report_csv(run: ProbeRun, table: str, public: bool = False) -> str:
     """
     if table not in tables_of(run):
         raise ValueError(f"unknown table {table!r}; choose one of {', '.join(tables_of(run))}")
-    rows = (run.report or {}).get(table, [])
+    rows = table_rows(run, table)
     out = io.StringIO()
     for line in provenance_lines(run, public):
         out.write(f"# {line}\n")

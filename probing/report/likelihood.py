@@ -30,6 +30,15 @@ LIKELIHOOD_TABLES = (
     "length_correlations",
 )
 NO_LAYERS = "A likelihood run reads the model's output distribution, not its hidden states: it has no layers."
+SHARED_LAYERS = (
+    "The likelihood measures read the model's output distribution and have no layers; the similarity measures "
+    "pool the hidden states of the same forward pass (the layers of their config)."
+)
+SIMILARITY_PREFIX = "similarity_"  # a likelihood run's similarity tables, as CSV files: similarity_summary.csv
+
+
+def layers_note(report: Mapping) -> str:
+    return SHARED_LAYERS if report.get("similarity") else NO_LAYERS
 
 
 def build_likelihood_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
@@ -50,14 +59,14 @@ def build_likelihood_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
         stats: Counter = Counter()
         for shard in shards:
             stats.update({k: v for k, v in (shard.result.get("stats") or {}).items() if isinstance(v, int | float)})
-        return {
+        report = {
             "human_score": with_note({"rule": HUMAN_RULE, "sources": sources}, run.release.version),
             "template": template(),
             "per_compound": compounds,
             "per_sentence": sentences,
             "items": items,
             **analyse(sentences, compounds, items, human),
-            "layers_note": NO_LAYERS,
+            "layers_note": NO_LAYERS,  # SHARED_LAYERS when the similarity part is added below
             "stats": {
                 **stats,
                 "items_skipped": sum(shard.result.get("items_skipped", 0) for shard in shards),
@@ -66,6 +75,14 @@ def build_likelihood_report(run: ProbeRun, shards: list[ProbeShard]) -> dict:
                 "item_count": len(items),
             },
         }
+    if run.config.get("similarity"):
+        from probing.report.build import build_report  # which reads this module's tables
+
+        similarity = build_report(run, shards, part="similarity")
+        similarity.pop("human_score")  # the same as the run's
+        report["similarity"] = similarity
+        report["layers_note"] = SHARED_LAYERS
+    return report
 
 
 def likelihood_tables(report: Mapping) -> dict:
@@ -73,6 +90,6 @@ def likelihood_tables(report: Mapping) -> dict:
     return {
         "template": report.get("template"),
         **{table: report.get(table, []) for table in LIKELIHOOD_TABLES},
-        "layers_note": NO_LAYERS,
+        "layers_note": layers_note(report),
         "stats": report.get("stats"),
     }

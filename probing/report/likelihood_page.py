@@ -55,6 +55,20 @@ def likelihood_results(run, report: Mapping, query: QueryDict) -> dict:
         "human_note": (report.get("human_score") or {}).get("note", ""),
         "human_rule": (report.get("human_score") or {}).get("rule", ""),
         "glossary": LIKELIHOOD_TERMS,
+        "similarity": similarity_results(report.get("similarity"), show_all, correction),
+    }
+
+
+def similarity_results(part: Mapping | None, show_all: bool, correction: str | None) -> dict | None:
+    """The similarity measures a likelihood run computed from the same pass: their means and correlations, or None."""
+    if not part:
+        return None
+    stats = part.get("stats") or {}
+    return {
+        "summary": tables.summary_tables(part.get("summary") or []),
+        "correlations": tables.correlation_tables(part.get("correlations") or [], show_all, correction),
+        "pairs": stats.get("pair_similarities"),
+        "texts": stats.get("unique_texts"),
     }
 
 

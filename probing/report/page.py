@@ -46,19 +46,28 @@ PAGE_PARTS = (
     "template",
     "layers_note",
 )
+# What the page shows of a likelihood run's similarity measures (its "similarity" part).
+SIMILARITY_PARTS = ("summary", "correlations", "stats")
 DEFAULT_FILTERS = {"level": "nc", "condition": "naturalistic"}  # table 8: NC level, naturalistic sentences
 
 
 def page_runs() -> QuerySet:
     """Runs with their release and model and the ``PAGE_PARTS`` of their report, in one query (``page_report``)."""
     parts = {f"report_{key}": KeyTransform(key, "report") for key in PAGE_PARTS}
+    nested = {
+        f"report_similarity_{key}": KeyTransform(key, KeyTransform("similarity", "report")) for key in SIMILARITY_PARTS
+    }
     runs = ProbeRun.objects.select_related("release", "model", "created_by")
-    return runs.defer("report", "release__manifest").annotate(**parts)
+    return runs.defer("report", "release__manifest").annotate(**parts, **nested)
 
 
 def page_report(run: ProbeRun) -> dict:
     """The parts of the report of a run from ``page_runs`` that the page shows."""
-    return {key: value for key in PAGE_PARTS if (value := getattr(run, f"report_{key}")) is not None}
+    report = {key: value for key in PAGE_PARTS if (value := getattr(run, f"report_{key}")) is not None}
+    similarity = {
+        key: value for key in SIMILARITY_PARTS if (value := getattr(run, f"report_similarity_{key}")) is not None
+    }
+    return report | ({"similarity": similarity} if similarity else {})
 
 
 def results(run: ProbeRun, report: Mapping, query: QueryDict) -> dict:

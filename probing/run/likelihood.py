@@ -14,12 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import asdict
 
+from probing.embedding.base import EmbedConfig, check_sweep
 from probing.likelihood.items import choice_items
 from probing.likelihood.probe import rows, texts_alone, texts_to_score
+from probing.measures.similarity import VectorTable
 from probing.models import ProbeRun, ProbeShard, identity_hash
+from probing.run.cache import DatabaseVectorCache, stored_bytes
 from probing.run.loading import ReleaseProbes, model_backend, release_probes
 from probing.run.provenance import environment
 from probing.run.score_cache import DatabaseScoreCache, ScoreStats, score_cached
+from probing.run.shard_results import measure_shard
+from probing.run.shared_pass import score_and_embed_cached
 from probing.run.vectors import ProbeError
 
 
@@ -52,7 +57,11 @@ def measure_shard_likelihood(
 
     size = int(config["batch_size"])
     kwargs = {"batch_size": size, "placement": placement, "stats": stats}
-    scores = score_cached(scorer, texts, cache, on_progress=progress(0), **kwargs)
+    similarity = None
+    if config.get("similarity"):  # both families from one pass (probing.run.shared_pass)
+        scores, similarity = measure_shard_similarity(run, shard, probes, scorer, texts, cache, stats, progress(0))
+    else:
+        scores = score_cached(scorer, texts, cache, on_progress=progress(0), **kwargs)
     # A choice alone is scored after a start token where the tokenizer adds none (lm-evaluation-harness).
     scores |= score_cached(scorer, alone, cache, start_token=True, on_progress=progress(len(texts)), **kwargs)
     result = {
@@ -61,5 +70,31 @@ def measure_shard_likelihood(
         "stats": {**asdict(stats), "texts": total},
         "identity": identity,
         "worker": environment(),
+        **({"similarity": similarity} if similarity is not None else {}),
     }
     return result, stats
+
+
+def measure_shard_similarity(run, shard, probes, scorer, texts, cache, stats, on_progress) -> tuple[dict, dict]:
+    """The scores of ``texts`` and the shard's similarity result (raw cosines and vector stats), from one pass."""
+    config = EmbedConfig.from_dict(run.config["similarity"])
+    try:
+        layers = check_sweep(scorer, config)
+    except ValueError as error:
+        raise ProbeError(f"model {run.model.name}: {error}") from None
+    pairs, context = probes.select(shard.compounds)
+    items = probes.items(shard.compounds)
+    vector_cache = DatabaseVectorCache(identity_hash(scorer.identity()), layer_dtype=config.sweep_storage, run=run.pk)
+    scores, vectors, vector_stats = score_and_embed_cached(
+        scorer,
+        [*texts, *(item.text for item in items)],
+        items,
+        config,
+        cache,
+        vector_cache,
+        stats=stats,
+        on_progress=on_progress,
+    )
+    result = measure_shard(pairs, context, VectorTable.from_vectors(vectors, items), layers)
+    cache_bytes = sum(stored_bytes(vectors[item], config.sweep_storage) for item in dict.fromkeys(items))
+    return scores, {**result, "stats": {**asdict(vector_stats), "cache_bytes": cache_bytes}}

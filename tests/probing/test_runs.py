@@ -16,6 +16,7 @@ from probing.actions import (
     run_inline,
     run_shard,
 )
+from probing.embedding.base import EmbedConfig
 from probing.models import CachedVectors, ProbeRun, ProbeShard
 from probing.report.build import report_csv, run_report
 from tests.float32 import float32_close
@@ -238,12 +239,12 @@ def test_vectors_that_left_the_cache_are_embedded_again_into_the_finished_runs_t
     run = run_inline(create_probe_run(release, bert))
     probes = release_probes(release)
     items = probes.items(probes.compounds)
-    before, none_missing = build.run_table(run, items)
+    before, none_missing = build.run_table(run, items, EmbedConfig.from_dict(run.config))
     assert none_missing == 0 and not np.isnan(before.sentence).any()
     gone = CachedVectors.objects.order_by("key").values_list("pk", flat=True)[:5]
     CachedVectors.objects.filter(pk__in=list(gone)).delete()
     run_memo.forget(run.pk)
-    after, reembedded = build.run_table(run, items)
+    after, reembedded = build.run_table(run, items, EmbedConfig.from_dict(run.config))
     assert reembedded == 5
     assert after.items == before.items
     np.testing.assert_allclose(after.sentence, before.sentence, rtol=0, atol=1e-6)
