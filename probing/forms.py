@@ -32,6 +32,15 @@ class StartRunForm(forms.Form):
         help_text="Texts per forward pass. A language model (likelihood run) takes this setting only.",
     )
     max_length = forms.IntegerField(required=False, min_value=8, max_value=32768)
+    similarity = forms.BooleanField(
+        required=False,
+        label="Similarity measures too",
+        help_text=(
+            "A causal language model's likelihood run also computes Sim, Affinity and Scaled Similarity from the "
+            "hidden states of the same forward pass (each text runs once); layers, special tokens and max length "
+            "then set how they are pooled."
+        ),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -48,8 +57,25 @@ class StartRunForm(forms.Form):
         except ValueError:
             raise forms.ValidationError("Whole numbers separated by commas, such as -4,-3,-2,-1.") from None
 
+    def clean(self) -> dict:
+        data = super().clean()
+        model = data.get("model")
+        if data.get("similarity") and model is not None and model.kind != "causal_lm":
+            self.add_error(
+                "similarity",
+                f"{model.name} is a {model.kind} model: only a causal language model's run gives both families "
+                "from one pass (an embedding model's run is a similarity run already)",
+            )
+        return data
+
     def overrides(self) -> dict:
-        """The config values given (the rest comes from the model's defaults)."""
+        """The config values given (the rest comes from the model's defaults); pooling goes to the similarity part."""
         data = self.cleaned_data
-        names = ["layers", "include_special_tokens", "batch_size", "max_length"]
-        return {name: data[name] for name in names if data.get(name) is not None}
+        pooling = ["layers", "include_special_tokens", "max_length"]
+        given = {name: data[name] for name in [*pooling, "batch_size"] if data.get(name) is not None}
+        if not data.get("similarity"):
+            return given
+        return {
+            **{name: value for name, value in given.items() if name not in pooling},
+            "similarity": {name: value for name, value in given.items() if name in pooling},
+        }

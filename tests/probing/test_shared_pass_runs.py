@@ -150,3 +150,30 @@ def test_a_run_that_cannot_share_its_pass_is_refused_naming_the_setting(
     with pytest.raises(ProbeError, match="similarity") as refused:
         create_probe_run(release, register("m", kind, folder), config=config)
     assert named in str(refused.value)
+
+
+def test_a_curator_asks_for_both_families_in_the_start_form(client, release, llama_folder, monkeypatch):
+    from probing import tasks
+    from tests.building.review_factories import make_curator
+
+    sent = []
+    monkeypatch.setattr(tasks, "enqueue_shards", lambda run_id, queue, indices: sent.append(run_id))
+    client.force_login(make_curator("alice"))
+    register("tiny-llama", "causal_lm", llama_folder)
+    register("as-encoder", "transformer", llama_folder)
+    form = {"release": "1.0.0", "model": "tiny-llama", "layers": "-1", "batch_size": "4", "similarity": "on"}
+
+    response = client.post("/probing/", form)
+
+    run = ProbeRun.objects.get()
+    assert response.status_code == 302, response.content.decode()
+    assert run.family == ProbeRun.Family.LIKELIHOOD and run.config["batch_size"] == 4
+    assert run.config["similarity"]["layers"] == [-1] and run.config["similarity"]["batch_size"] == 4
+    # Pooling settings without the box are a likelihood run's unknown settings; the box with an encoder is refused.
+    response = client.post("/probing/", {**form, "similarity": ""})
+    assert response.status_code == 400 and "unknown setting(s) layers" in response.content.decode()
+    response = client.post("/probing/", {**form, "model": "as-encoder"})
+    assert response.status_code == 400 and "is a transformer model: only a causal language model" in (
+        response.content.decode()
+    )
+    assert ProbeRun.objects.count() == 1
