@@ -177,3 +177,44 @@ def test_a_curator_asks_for_both_families_in_the_start_form(client, release, lla
         response.content.decode()
     )
     assert ProbeRun.objects.count() == 1
+
+
+def test_probe_report_prints_both_families_and_every_table_of_the_run(release, llama_folder):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    run = run_inline(
+        create_probe_run(release, register("tiny-llama", "causal_lm", llama_folder), config={"similarity": True})
+    )
+
+    def report(*args) -> str:
+        out = StringIO()
+        call_command("probe_report", str(run.pk), *args, stdout=out)
+        return out.getvalue()
+
+    text = report("--format", "text", "--all")
+    assert "multiple-choice accuracy" in text and "acc_norm=" in text and "pref_comp" in text
+    assert "similarity measures from the same forward pass" in text and "sim_syn" in text
+    assert report("--format", "csv", "--table", "items").count("\n") > len(run.report["items"])
+    assert "sim_words_syn" in report("--format", "csv", "--table", "similarity_summary")
+    with pytest.raises(CommandError, match="unknown table 'context'"):
+        report("--format", "csv", "--table", "context")  # a similarity run's table, not this run's
+
+
+def test_the_api_starts_a_run_of_both_families_and_names_a_bad_setting(client, release, llama_folder, monkeypatch):
+    from probing import tasks
+    from tests.building.review_factories import make_curator
+
+    monkeypatch.setattr(tasks, "enqueue_shards", lambda run_id, queue, indices: None)
+    client.force_login(make_curator("alice"))
+    register("tiny-llama", "causal_lm", llama_folder)
+    payload = {"release": "1.0.0", "model": "tiny-llama", "config": {"similarity": {"sweep": "all"}}}
+
+    created = client.post("/api/probing/runs/", payload, content_type="application/json")
+
+    assert created.status_code == 201, created.json()
+    assert ProbeRun.objects.get().config["similarity"]["sweep"] == "all"
+    payload["config"] = {"similarity": {"layers": "last"}}
+    refused = client.post("/api/probing/runs/", payload, content_type="application/json")
+    assert refused.status_code == 400 and "similarity: layers must be" in str(refused.json()["detail"]), refused.json()

@@ -6,8 +6,14 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from probing.likelihood.choices import METRICS
 from probing.models import ProbeRun
 from probing.report.build import TABLES, provenance_lines, report_csv, run_report
+from probing.report.likelihood import LIKELIHOOD_TABLES, SIMILARITY_PREFIX
+from probing.vocabulary import ALL
+
+# Every table name some run has (report_csv says which ones this run has).
+EVERY_TABLE = list(dict.fromkeys([*TABLES, *LIKELIHOOD_TABLES, *(SIMILARITY_PREFIX + table for table in TABLES)]))
 
 
 class Command(BaseCommand):
@@ -21,7 +27,13 @@ class Command(BaseCommand):
             default="json",
             help="json (default), text or csv (one --table).",
         )
-        parser.add_argument("--table", choices=TABLES, default="per_compound", help="With --format csv.")
+        parser.add_argument(
+            "--table",
+            choices=EVERY_TABLE,
+            default="per_compound",
+            help="With --format csv: a table of the run's family (a likelihood run's items, accuracy...; "
+            "its similarity_* tables when it computed them too).",
+        )
         parser.add_argument("--all", action="store_true", help="Text: every correlation, not only p <= 0.05.")
 
     def handle(self, *args, **options) -> None:
@@ -31,7 +43,10 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(run_report(run), indent=2, ensure_ascii=False))
         elif options["format"] == "csv":
-            self.stdout.write(report_csv(run, options["table"]), ending="")
+            try:
+                self.stdout.write(report_csv(run, options["table"]), ending="")
+            except ValueError as error:  # a table of the other family
+                raise CommandError(f"run {run.pk}: {error}") from None
         else:
             self.stdout.write("\n".join(text_lines(run, every=options["all"])))
 
@@ -51,19 +66,38 @@ def text_lines(run: ProbeRun, every: bool = False) -> list[str]:
         lines.append(f"human score: {human['rule']} {human['sources']}")
         if human.get("note"):
             lines.append(human["note"])
-    lines += ["", "mean (std) over compounds:"]
-    for row in report["summary"]:
+    if run.family != ProbeRun.Family.LIKELIHOOD:
+        return lines + summary_lines(report["summary"]) + correlation_lines(report["correlations"], every)
+    lines += ["", "multiple-choice accuracy (all classes):"]
+    for row in report["accuracy"]:
+        if row["class"] == ALL:
+            metrics = " ".join(f"{metric}={row[metric]:.3f}" for metric in METRICS if row.get(metric) is not None)
+            lines.append(f"  {row['language']} {row['condition']:<12} items={row['items']:<5} {metrics}")
+    lines += correlation_lines(report["correlations"], every)
+    if similarity := report.get("similarity"):
+        lines += ["", "similarity measures from the same forward pass:"]
+        lines += summary_lines(similarity["summary"]) + correlation_lines(similarity["correlations"], every)
+    return lines
+
+
+def summary_lines(summary: list[dict]) -> list[str]:
+    lines = ["", "mean (std) over compounds:"]
+    for row in summary:
         if row["mean"] is not None and not row["measure"].endswith("_std"):
             std = f" ({row['std']:.3f})" if row["std"] is not None else ""
             lines.append(
                 f"  {row['language']} {row['condition']:<12} {row['level']:<8} {row['measure']:<24} "
                 f"{row['mean']:.3f}{std}  n={row['n']}"
             )
-    lines += ["", "Spearman rho against human compositionality" + ("" if every else " (p <= 0.05 only):")]
-    for row in report["correlations"]:
+    return lines
+
+
+def correlation_lines(correlations: list[dict], every: bool) -> list[str]:
+    lines = ["", "Spearman rho against human compositionality" + ("" if every else " (p <= 0.05 only):")]
+    for row in correlations:
         if row["rho"] is not None and (every or row["significant"]):
             lines.append(
                 f"  {row['language']} {row['condition']:<12} {row['level']:<8} {row['measure']:<24} "
-                f"{row['subset']:<20} rho={row['rho']:+.3f} p={row['p']:.3g} n={row['n']}"
+                f"{row.get('subset') or 'all':<20} rho={row['rho']:+.3f} p={row['p']:.3g} n={row['n']}"
             )
     return lines
