@@ -14,7 +14,9 @@ first GPU work (``first_gpu_work_s``: CUDA's context and kernels, paid once by a
   texts in the same batches;
 - likelihood: registered as a ``causal_lm``, ``run_probes --inline`` cold (``likelihood_runs.measure``:
   the cold run, the bare causal forward over every text it scored, warm in a new process), then
-  again with ``share_prefixes`` (the same scores; whether running common beginnings once pays on a GPU).
+  again with ``share_prefixes`` (the same scores; whether running common beginnings once pays on a GPU);
+- both in one pass: a cold likelihood run with ``"similarity": {"layers": [-1]}`` (each text through
+  the causal LM once for both families), against the two families' cold runs apart.
 
 For each: texts/s of the run and of the bare forward, ``fraction_of_limit`` and
 ``outside_model_share`` (the run's time outside the model). The last line is one JSON object with
@@ -96,6 +98,19 @@ def similarity(name: str, path: Path, args) -> dict:
     }
 
 
+def both_in_one_pass(name: str, args, figures: dict) -> dict:
+    """One cold likelihood run that also computes the similarity measures (layer -1, as ``similarity`` pools),
+    against the two cold runs of the families apart (``repeat_cold_s``: the similarity run after the first)."""
+    from shared_pass import forget_all
+
+    config = {"batch_size": args.batch_size, "dtype": args.dtype, "device": args.device}
+    forget_all()
+    shared = run_seconds(likelihood_runs.run_probes("1.0.0", {**config, "similarity": {"layers": [-1]}}, model=name))
+    separate = figures["similarity"]["repeat_cold_s"] + figures["likelihood"]["cold_s"]
+    print(f"both families in one pass: run {shared:.2f} s, apart {separate:.2f} s", flush=True)
+    return {"shared_s": round(shared, 3), "separate_s": round(separate, 3), "speedup": round(separate / shared, 2)}
+
+
 def first_gpu_work(path: Path, args) -> float:
     """Seconds of this process's first work on the GPU: CUDA's context and the model's kernels loaded, with the
     model read and one forward pass. A worker pays this once, not each run: paid here before the timings (the bare
@@ -168,6 +183,7 @@ def main() -> None:
                 "similarity": similarity(args.model, path, args),
                 "likelihood": likelihood_runs.measure(args.model, path, args),
             }
+            figures["both_in_one_pass"] = both_in_one_pass(args.model, args, figures)
             args.share_prefixes = True  # the same run with each group's common beginning run once
             figures["likelihood_shared_prefixes"] = likelihood_runs.measure(args.model, path, args)
             if args.profile:
