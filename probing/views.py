@@ -236,8 +236,7 @@ def probe_compare(request: HttpRequest) -> HttpResponse:
             "missing": [pk for pk in ids if pk not in {run.pk for run in runs}],
             "standardised": standardised,
             "summaries": tables.comparison_tables(
-                {run_label(run): report.get("summary") or [] for run, report in reports if run.family == SIMILARITY},
-                standardised,
+                {label: report.get("summary") or [] for label, report in similarity_reports(reports)}, standardised
             ),
             "likelihood": likelihood_page.comparison(
                 [(run_label(run), report) for run, report in reports if run.family != SIMILARITY]
@@ -263,7 +262,9 @@ def _choices(runs: list[ProbeRun]) -> list[ProbeRun]:
 def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
     """The runs of ``?runs=`` with their reports (as this visitor may see them), in the order asked."""
     ids = _run_ids([request.GET.get("runs", ""), *request.GET.getlist("run")])
-    found = {run.pk: run for run in report_page.page_runs().filter(pk__in=ids)}
+    # A likelihood run's similarity part gives its per-compound rows too (the correlograms).
+    runs = report_page.page_runs().annotate(report_similarity_per_compound=report_page.similarity_part("per_compound"))
+    found = {run.pk: run for run in runs.filter(pk__in=ids)}
     for run in found.values():
         run.report = report_page.page_report(run)  # what pages show: the per-sentence rows stay in the database
     internals = is_curator(request.user)
@@ -273,9 +274,7 @@ def _compared(request: HttpRequest) -> list[tuple[ProbeRun, dict]]:
 
 def _correlograms(reports: list[tuple[ProbeRun, dict]], request: HttpRequest) -> dict:
     level = request.GET.get("level") if request.GET.get("level") in tables.LEVELS else "nc"
-    per_compound = {
-        run_label(run): report.get("per_compound") or [] for run, report in reports if run.family == SIMILARITY
-    }
+    per_compound = {label: report.get("per_compound") or [] for label, report in similarity_reports(reports)}
     return figures.model_correlograms(per_compound, level, request.GET.get("group", ""))
 
 
@@ -304,6 +303,18 @@ def _run_ids(texts: list[str]) -> list[int]:
 
 
 SIMILARITY = ProbeRun.Family.SIMILARITY
+
+
+def similarity_reports(reports: list[tuple[ProbeRun, dict]]) -> list[tuple[str, dict]]:
+    """(label, similarity tables) of each compared run that has them: a similarity run's report, or the
+    similarity part of a likelihood run that computed both families from one pass (labelled so)."""
+    found = []
+    for run, report in reports:
+        if run.family == SIMILARITY:
+            found.append((run_label(run), report))
+        elif report.get("similarity"):
+            found.append((f"{run_label(run)} (same pass)", report["similarity"]))
+    return found
 
 
 def run_label(run: ProbeRun) -> str:

@@ -54,18 +54,23 @@ DEFAULT_FILTERS = {"level": "nc", "condition": "naturalistic"}  # table 8: NC le
 def page_runs() -> QuerySet:
     """Runs with their release and model and the ``PAGE_PARTS`` of their report, in one query (``page_report``)."""
     parts = {f"report_{key}": KeyTransform(key, "report") for key in PAGE_PARTS}
-    nested = {
-        f"report_similarity_{key}": KeyTransform(key, KeyTransform("similarity", "report")) for key in SIMILARITY_PARTS
-    }
+    nested = {f"report_similarity_{key}": similarity_part(key) for key in SIMILARITY_PARTS}
     runs = ProbeRun.objects.select_related("release", "model", "created_by")
     return runs.defer("report", "release__manifest").annotate(**parts, **nested)
+
+
+def similarity_part(key: str) -> KeyTransform:
+    """``report["similarity"][key]`` in the database: a likelihood run's similarity tables, read alone."""
+    return KeyTransform(key, KeyTransform("similarity", "report"))
 
 
 def page_report(run: ProbeRun) -> dict:
     """The parts of the report of a run from ``page_runs`` that the page shows."""
     report = {key: value for key in PAGE_PARTS if (value := getattr(run, f"report_{key}")) is not None}
     similarity = {
-        key: value for key in SIMILARITY_PARTS if (value := getattr(run, f"report_similarity_{key}")) is not None
+        key: value
+        for key in (*SIMILARITY_PARTS, "per_compound")  # per_compound where the query annotated it (the comparison)
+        if (value := getattr(run, f"report_similarity_{key}", None)) is not None
     }
     return report | ({"similarity": similarity} if similarity else {})
 

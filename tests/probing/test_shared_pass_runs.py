@@ -218,3 +218,16 @@ def test_the_api_starts_a_run_of_both_families_and_names_a_bad_setting(client, r
     payload["config"] = {"similarity": {"layers": "last"}}
     refused = client.post("/api/probing/runs/", payload, content_type="application/json")
     assert refused.status_code == 400 and "similarity: layers must be" in str(refused.json()["detail"]), refused.json()
+
+
+def test_the_comparison_page_sets_the_similarity_part_beside_similarity_runs(client, release, llama_folder):
+    shared = run_inline(
+        create_probe_run(release, register("tiny-llama", "causal_lm", llama_folder), config={"similarity": True})
+    )
+    alone = run_inline(create_probe_run(release, register("as-encoder", "transformer", llama_folder)))
+
+    page = client.get(f"/probing/compare/?runs={shared.pk},{alone.pk}").content.decode()
+
+    assert f"#{shared.pk} tiny-llama (same pass)" in page and f"#{alone.pk} as-encoder" in page
+    # The correlograms set both runs' per-compound measures side by side (two runs: one off-diagonal cell each).
+    assert page.count(f"#{shared.pk} tiny-llama (same pass)") >= 3
