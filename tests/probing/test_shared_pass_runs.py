@@ -231,3 +231,27 @@ def test_the_comparison_page_sets_the_similarity_part_beside_similarity_runs(cli
     assert f"#{shared.pk} tiny-llama (same pass)" in page and f"#{alone.pk} as-encoder" in page
     # The correlograms set both runs' per-compound measures side by side (two runs: one off-diagonal cell each).
     assert page.count(f"#{shared.pk} tiny-llama (same pass)") >= 3
+
+
+def test_vectors_that_left_the_cache_are_embedded_again_by_the_causal_lm_at_the_finish(release, llama_folder):
+    from probing.report.likelihood import build_likelihood_report
+
+    run = run_inline(
+        create_probe_run(release, register("tiny-llama", "causal_lm", llama_folder), config={"similarity": True})
+    )
+    before = run.report["similarity"]
+    kept = CachedVectors.objects.count()
+    CachedVectors.objects.all().delete()
+    loading._backends.clear()
+
+    again = build_likelihood_report(run, list(run.shards.order_by("index")))["similarity"]
+
+    assert again["standardisation"]["reembedded"] == kept > 0 and CachedVectors.objects.count() == kept
+    assert before["standardisation"]["reembedded"] == 0
+    key = ("language", "compound", "condition", "level")
+    want = {tuple(r[k] for k in key): r for r in before["per_compound"]}
+    standardised = [
+        (row["sim_syn_std"], want[tuple(row[k] for k in key)]["sim_syn_std"]) for row in again["per_compound"]
+    ]
+    assert sum(value is not None for value, _ in standardised) >= 10
+    assert [value for value, _ in standardised] == pytest.approx([value for _, value in standardised], abs=1e-4)
