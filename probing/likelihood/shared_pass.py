@@ -11,7 +11,7 @@ at a position depends only on the tokens before it, so the first ``max_length`` 
 whole text's pass are those of the cut text's pass; a text longer than that is still pooled from
 its own pass only when the tokenizer adds nothing at the end, and is otherwise left for a separate
 embedding pass (``left``). ``embed_texts`` is that pass, for the items the scoring pass did not
-give (and for a finished run whose vectors left the cache).
+give (and for a finished run whose vectors left the cache). Pure: no Django (torch and the pooling).
 """
 
 from __future__ import annotations
