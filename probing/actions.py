@@ -44,7 +44,7 @@ from probing.models import EmbeddingModel, ProbeRun, ProbeShard, config_hash
 from probing.report.build import build_report
 from probing.report.likelihood import build_likelihood_report
 from probing.run.cache import run_memo
-from probing.run.likelihood import measure_shard_likelihood, shard_texts
+from probing.run.likelihood import measure_shard_likelihood, shard_size_of
 from probing.run.loading import NEUTRAL_PATTERN, release_probes
 from probing.run.provenance import environment, model_origin
 from probing.run.sharding import ShardPlan, plan_shards
@@ -133,7 +133,7 @@ def create_probe_run(
     if family == ProbeRun.Family.LIKELIHOOD:
         # Each shard scores what its compounds need; a text two shards share is scored once, through the cache.
         plans = [ShardPlan() for _ in chunks]
-        sizes = [len(set(texts + alone)) for *_, texts, alone, _ in (shard_texts(probes, c) for c in chunks)]
+        sizes = [shard_size_of(probes, chunk, bool(resolved.get("similarity"))) for chunk in chunks]
     else:
         chunk_items = [probes.items(chunk) for chunk in chunks]
         plans = plan_shards(chunk_items)
@@ -159,7 +159,7 @@ def create_probe_run(
         "model_identity": None,  # set by the first shard, from the weights a worker loaded
         "family": family,
         "config": resolved,
-        "vector_key": None if family == ProbeRun.Family.LIKELIHOOD else EmbedConfig.from_dict(resolved).vector_key(),
+        "vector_key": _vector_key(family, resolved),
         "probes": probed,
         **environment(),
         "workers": [],
@@ -185,6 +185,14 @@ def create_probe_run(
             ]
         )
     return run
+
+
+def _vector_key(family: str, resolved: dict) -> dict | None:
+    """What changes the run's vectors: a similarity run's config, a likelihood run's similarity part, or None."""
+    if family == ProbeRun.Family.SIMILARITY:
+        return EmbedConfig.from_dict(resolved).vector_key()
+    similarity = resolved.get("similarity")
+    return EmbedConfig.from_dict(similarity).vector_key() if similarity else None
 
 
 def run_shard(run_id: int, index: int) -> bool:

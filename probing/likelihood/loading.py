@@ -139,9 +139,8 @@ class LanguageModel:
     def identity(self) -> dict:
         return dict(self.facts)
 
-    # --- vectors: the hidden states of the same network, pooled as the ``transformer`` backend pools them ---
-
-    # torch and the pooling are imported where vectors are made: a run that only reads its caches needs neither.
+    # Vectors: the hidden states of the same network, pooled as the ``transformer`` backend pools them. torch
+    # and the pooling are imported where vectors are made: a run that only reads its caches needs neither.
 
     def layer_count(self) -> int:
         """Hidden states the network gives (the embeddings and each layer)."""

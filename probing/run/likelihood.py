@@ -35,6 +35,14 @@ def shard_texts(probes: ReleaseProbes, compounds) -> tuple[list, list, list[str]
     return pairs, items, texts_to_score(pairs, items), texts_alone(items), skipped
 
 
+def shard_size_of(probes: ReleaseProbes, compounds, similarity: bool = False) -> int:
+    """The distinct texts a shard of ``compounds`` runs through the model (its progress's total); with
+    ``similarity``, the texts its similarity measures embed too (the same pass scores them)."""
+    *_, texts, alone, _ = shard_texts(probes, compounds)
+    embedded = {item.text for item in probes.items(compounds)} if similarity else set()
+    return len(set(texts + alone) | embedded)
+
+
 def measure_shard_likelihood(
     run: ProbeRun, shard: ProbeShard, on_progress: Callable[[int, int], None] | None = None
 ) -> tuple[dict, ScoreStats]:

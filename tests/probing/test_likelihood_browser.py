@@ -43,3 +43,33 @@ def test_a_likelihood_report_reads_in_the_browser(live_server, page, tmp_path):
     assert download.value.suggested_filename == f"probe-run-{run.pk}-pref-comp-vs-human.pdf"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "likelihood-run-page.png"), full_page=True)
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_run_of_both_families_shows_its_similarity_part_apart_in_the_browser(live_server, page, tmp_path):
+    from playwright.sync_api import expect
+
+    make_probe_data()
+    folder = save_tiny_llama(tmp_path / "llama", likelihood_corpus(), causal_lm=True)
+    loading._backends.clear()
+    model = EmbeddingModel.objects.create(name="tiny-llama", kind="causal_lm", source=str(folder))
+    run = run_inline(create_probe_run(publish("1.0.0"), model, config={"similarity": True}))
+    assert run.status == ProbeRun.Status.DONE, run.error
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
+
+    page.get_by_role("link", name="Similarity", exact=True).click()
+    expect(page.get_by_role("heading", name="Similarity: means and standard deviations")).to_be_in_viewport()
+    similarity = page.locator("#similarity-correlations table.correlation-table:visible")
+    expect(similarity).to_have_count(2)  # sentence and NC level, beside the preferences' own two
+    expect(page.locator("#correlations table.correlation-table:visible")).to_have_count(2)
+    # Every id and every tab group once: the two correlation sections switch their own tabs.
+    assert page.evaluate(
+        "[...document.querySelectorAll('[id]')].length === new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size"
+    )
+    before = page.locator("#correlations .tab-panel:visible").count()
+    page.locator("#similarity-correlations .tab-labels label").last.click()
+    assert page.locator("#correlations .tab-panel:visible").count() == before
+    no_overflow(page)
+    page.screenshot(path=str(ARTIFACTS / "both-families-run-page.png"), full_page=True)

@@ -64,6 +64,7 @@ def test_a_run_asking_both_families_runs_each_text_once_and_reports_both(release
     # One forward pass per distinct text for both families: every scored text once through the causal LM
     # (LlamaForCausalLM calls its LlamaModel once per batch), no separate embedding pass.
     assert rows["LlamaForCausalLM"] == scored == run.texts_embedded
+    assert run.texts_embedded + run.texts_cached == run.texts_total  # the progress counts every text the pass ran
     assert rows["LlamaModel"] == rows["LlamaForCausalLM"]
     assert CachedVectors.objects.count() > 0
     report = run_report(run)
@@ -71,6 +72,7 @@ def test_a_run_asking_both_families_runs_each_text_once_and_reports_both(release
     assert similarity["stats"]["embedded"] == CachedVectors.objects.count()
     assert "hidden states of the same forward pass" in report["layers_note"]
     assert run.config["similarity"] == EmbedConfig(batch_size=8).as_dict()
+    assert run.provenance["vector_key"] == EmbedConfig(batch_size=8).vector_key()
 
     # The likelihood part is the plain likelihood run's, to the digit.
     plain = run_report(run_inline(create_probe_run(release, register("plain", "causal_lm", llama_folder))))
