@@ -142,7 +142,6 @@ FIGURES += [
         "llama-6l.speedup",
         "both families in one run (shared pass) over two runs apart, 6-layer LLaMA",
         "×",
-        (">=", 1.2),
         scope=FULL,
     ),
     Figure("scale", "s_per_text_1x", "probe run per text, 1× release", "s"),
