@@ -130,8 +130,8 @@ def measure(name: str, path: Path, args) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of the benchmarks that build the causal models and run them on the public release."""
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--limit", type=int, help="keep the first N compounds per language")
     parser.add_argument("--repeat", type=int, default=2)
@@ -139,10 +139,11 @@ def main() -> None:
     parser.add_argument("--models", default="tiny-llama,llama-6l", help="of tiny-llama, llama-6l, llama-1b")
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--share-prefixes", action="store_true", help="runs with share_prefixes (same scores)")
-    save_flag(parser)
-    args = parser.parse_args()
-    measured = commit()
+
+
+def measure_models(args, measure_one) -> dict:
+    """``measure_one(name, folder, args)`` of each model of ``--models``, built in a throwaway folder, on the
+    public release imported into a throwaway database."""
     with tempfile.TemporaryDirectory(prefix="likelihood-runs-") as folder:
         # The models are built here: the administrator's list of model folders names it (and the fresh process's).
         os.environ["WORKBENCH_MODEL_DIRS"] = os.path.realpath(folder)
@@ -151,9 +152,19 @@ def main() -> None:
             texts = release_texts(args.data, args.limit)
             wanted = args.models.split(",")
             built = build_models(texts, Path(folder), wanted)
-            figures = {name: measure(name, built[name], args) for name in wanted}
+            return {name: measure_one(name, built[name], args) for name in wanted}
         finally:
             teardown()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    model_arguments(parser)
+    parser.add_argument("--share-prefixes", action="store_true", help="runs with share_prefixes (same scores)")
+    save_flag(parser)
+    args = parser.parse_args()
+    measured = commit()
+    figures = measure_models(args, measure)
     scope = f"first {args.limit} compounds per language" if args.limit else "full release"
     emit(
         "likelihood_runs",

@@ -22,30 +22,22 @@ The last line is one JSON object with the commit (``--save`` appends it to bench
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from likelihood_runs import forget_scores  # noqa: E402 (siblings, through sys.path)
-from likelihood_throughput import build_models, release_texts  # noqa: E402
-from probe_throughput import fresh_process_run, run_probes, run_seconds, setup  # noqa: E402
+from likelihood_runs import forget_scores, measure_models, model_arguments  # noqa: E402 (siblings, through sys.path)
+from probe_throughput import forget_vectors, fresh_process_run, run_probes, run_seconds  # noqa: E402
 
 from benchmarks.record import commit, emit, save_flag  # noqa: E402
 
 
 def forget_all() -> None:
     """A cold worker: no cached scores or vectors, no release read, no model opened."""
-    from django.db import connection
-
-    from probing.models import CachedVectors
-
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {connection.ops.quote_name(CachedVectors._meta.db_table)}")
+    forget_vectors()
     forget_scores()
 
 
@@ -85,25 +77,11 @@ def measure(name: str, path: Path, args) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    parser.add_argument("--limit", type=int, help="keep the first N compounds per language")
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--models", default="tiny-llama,llama-6l", help="of tiny-llama, llama-6l, llama-1b")
-    parser.add_argument("--dtype", default="float32")
-    parser.add_argument("--device", default="cpu")
+    model_arguments(parser)
     save_flag(parser)
     args = parser.parse_args()
     measured = commit()
-    with tempfile.TemporaryDirectory(prefix="shared-pass-") as folder:
-        os.environ["WORKBENCH_MODEL_DIRS"] = os.path.realpath(folder)  # the built models are allowed
-        teardown = setup(args.data, args.limit)
-        try:
-            wanted = args.models.split(",")
-            built = build_models(release_texts(args.data, args.limit), Path(folder), wanted)
-            figures = {name: measure(name, built[name], args) for name in wanted}
-        finally:
-            teardown()
+    figures = measure_models(args, measure)
     emit(
         "shared_pass",
         {

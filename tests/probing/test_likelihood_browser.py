@@ -15,16 +15,22 @@ from tests.tiny_models import save_tiny_llama
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.usefixtures("transactional_db")
-def test_a_likelihood_report_reads_in_the_browser(live_server, page, tmp_path):
-    from playwright.sync_api import expect
-
+def finished_run(tmp_path, config: dict | None = None) -> ProbeRun:
+    """A likelihood run of the tiny LLaMA on the probe fixtures' release, computed here."""
     make_probe_data()
     folder = save_tiny_llama(tmp_path / "llama", likelihood_corpus(), causal_lm=True)
     loading._backends.clear()
     model = EmbeddingModel.objects.create(name="tiny-llama", kind="causal_lm", source=str(folder))
-    run = run_inline(create_probe_run(publish("1.0.0"), model))
+    run = run_inline(create_probe_run(publish("1.0.0"), model, config=config))
     assert run.status == ProbeRun.Status.DONE, run.error
+    return run
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_likelihood_report_reads_in_the_browser(live_server, page, tmp_path):
+    from playwright.sync_api import expect
+
+    run = finished_run(tmp_path)
     page.set_viewport_size({"width": 1280, "height": 900})
 
     page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
@@ -49,12 +55,7 @@ def test_a_likelihood_report_reads_in_the_browser(live_server, page, tmp_path):
 def test_a_run_of_both_families_shows_its_similarity_part_apart_in_the_browser(live_server, page, tmp_path):
     from playwright.sync_api import expect
 
-    make_probe_data()
-    folder = save_tiny_llama(tmp_path / "llama", likelihood_corpus(), causal_lm=True)
-    loading._backends.clear()
-    model = EmbeddingModel.objects.create(name="tiny-llama", kind="causal_lm", source=str(folder))
-    run = run_inline(create_probe_run(publish("1.0.0"), model, config={"similarity": True}))
-    assert run.status == ProbeRun.Status.DONE, run.error
+    run = finished_run(tmp_path, {"similarity": True})
     page.set_viewport_size({"width": 1280, "height": 900})
 
     page.goto(live_server.url + reverse("probe_run", args=[run.pk]))
