@@ -96,6 +96,14 @@ def as_stored(layers: np.ndarray | None) -> np.ndarray | None:
     return None if layers is None else layers.astype(np.float16).astype(np.float32)
 
 
+def round_as_stored(fresh: Iterable[Vectors], config: EmbedConfig) -> None:
+    """Fresh vectors' layers as the cache will give them back (float16 sweeps): the same numbers from any shard."""
+    if config.sweep is not None and config.sweep_storage == "float16":
+        for vectors in fresh:
+            vectors.layer_sentences = as_stored(vectors.layer_sentences)
+            vectors.layer_spans = as_stored(vectors.layer_spans)
+
+
 def _canonical(value) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
@@ -157,10 +165,7 @@ def embed_all(
     for start in range(0, len(order), config.batch_size):
         batch = [item for i in order[start : start + config.batch_size] for item in by_text[texts[i]]]
         fresh = dict(zip(batch, backend.embed_batch(batch, config), strict=True))
-        if config.sweep is not None and config.sweep_storage == "float16":
-            for vectors in fresh.values():  # as the cache will give them back: the same numbers from any shard
-                vectors.layer_sentences = as_stored(vectors.layer_sentences)
-                vectors.layer_spans = as_stored(vectors.layer_spans)
+        round_as_stored(fresh.values(), config)
         results.update(fresh)
         unsaved.update((keys[item], vectors) for item, vectors in fresh.items())
         batches += 1

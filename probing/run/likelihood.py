@@ -6,7 +6,9 @@ through the score cache (``probing.run.score_cache``: a text scored by any earli
 the same model is read, not scored again) and keeps its rows (``probing.likelihood.probe.rows``);
 the run's finish computes the tables over every shard's rows. The model is opened only when a text
 is missing from the cache: its identity comes from the record of its last opening while the
-weights on disk still match it (``probing.embedding.lazy``).
+weights on disk still match it (``probing.embedding.lazy``). A run that asks for the similarity
+measures too (``"similarity"`` in its config) pools the same pass's hidden states into their vectors
+(``measure_shard_similarity``, ``probing.run.shared_pass``) and keeps their raw cosines beside its rows.
 """
 
 from __future__ import annotations

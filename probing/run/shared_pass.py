@@ -1,7 +1,8 @@
 """A likelihood shard that also measures similarity: one pass of the causal LM fills both caches.
 
-The texts a shard scores in context include every text the similarity measures embed (the
-original sentences and their variants). Whatever either cache lacks is run through the model once
+The shard runs the texts it scores in context together with those the similarity measures
+embed (the same sentences and variants, and the compounds and their words alone for the in and
+out of context measures). Whatever either cache lacks is run through the model once
 (``LanguageModel.score_and_embed``): a text missing its scores or any of its items' vectors is
 scored again and pooled, so both caches end up holding it and a resumed shard runs nothing twice.
 The vectors are filed in the vector cache under the run's model identity and embedding config,
@@ -15,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from probing.embedding.base import EmbedConfig, TextSpan, Vectors
 from probing.likelihood.scores import TextScore
-from probing.run.engine import CacheKeys, EngineStats, as_stored
+from probing.run.engine import CacheKeys, EngineStats, round_as_stored
 from probing.run.score_cache import DatabaseScoreCache, ScoreStats
 
 
@@ -62,10 +63,7 @@ def score_and_embed_cached(
         scores_cache.put_many(new_scores, start_token=False)
         found.update((score.text, score) for score in scored if score.text not in found)
         stats.embedded += len(new_scores)
-        if config.sweep is not None and config.sweep_storage == "float16":
-            for item_vectors in fresh.values():  # as the cache gives them back, the same numbers from any shard
-                item_vectors.layer_sentences = as_stored(item_vectors.layer_sentences)
-                item_vectors.layer_spans = as_stored(item_vectors.layer_spans)
+        round_as_stored(fresh.values(), config)
         vector_cache.put_many({keys[item]: item_vectors for item, item_vectors in fresh.items()})
         vectors.update(fresh)
         vector_stats.embedded += len(fresh)
