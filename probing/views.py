@@ -12,6 +12,7 @@ import json
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -324,16 +325,21 @@ def run_label(run: ProbeRun) -> str:
 @require_GET
 def probe_leaderboard(request: HttpRequest) -> HttpResponse:
     """Runs of one release ranked by how well each measure follows the human scores, in one chosen cell."""
-    # Similarity runs: a likelihood run's measures are others (its own page and the comparison show them).
-    done = ProbeRun.objects.filter(status=ProbeRun.Status.DONE, family=SIMILARITY)
+    # Similarity runs, and the similarity part of likelihood runs that computed both families from one pass
+    # (a likelihood run's own measures are others: its page and the comparison show them).
+    shared = Q(family=ProbeRun.Family.LIKELIHOOD, config__has_key="similarity")
+    done = ProbeRun.objects.filter(Q(family=SIMILARITY) | shared, status=ProbeRun.Status.DONE)
     versions = sorted(set(done.values_list("release__version", flat=True)), key=version_key, reverse=True)
     version = request.GET.get("release") if request.GET.get("release") in versions else next(iter(versions), "")
     latest = request.GET.get("every") != "1"
     query = (
         done.filter(release__version=version)
         .select_related("model", "release")
-        .only("pk", "config", "config_hash", "created_at", "model__name", "model__kind", "release__version")
-        .annotate(correlations=KeyTransform("correlations", "report"))
+        .only("pk", "family", "config", "config_hash", "created_at", "model__name", "model__kind", "release__version")
+        .annotate(
+            correlations=KeyTransform("correlations", "report"),
+            shared_correlations=report_page.similarity_part("correlations"),
+        )
         .order_by("-created_at", "-pk")
     )
     runs, seen = [], set()
@@ -341,14 +347,15 @@ def probe_leaderboard(request: HttpRequest) -> HttpResponse:
         if latest and (run.model_id, run.config_hash) in seen:
             continue  # an older run of the same model and config
         seen.add((run.model_id, run.config_hash))
+        part = run.family != SIMILARITY  # the similarity part of a run of both families
         runs.append(
             {
                 "id": run.pk,
-                "model": run.model.name,
+                "model": f"{run.model.name} (same pass)" if part else run.model.name,
                 "kind": run.model.get_kind_display(),
-                "config": run.config,
+                "config": run.config["similarity"] if part else run.config,
                 "created": run.created_at,
-                "correlations": run.correlations or [],
+                "correlations": (run.shared_correlations if part else run.correlations) or [],
             }
         )
     chosen = leaderboard.selection(runs, request.GET)

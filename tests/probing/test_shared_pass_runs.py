@@ -257,3 +257,17 @@ def test_vectors_that_left_the_cache_are_embedded_again_by_the_causal_lm_at_the_
     ]
     assert sum(value is not None for value, _ in standardised) >= 10
     assert [value for value, _ in standardised] == pytest.approx([value for _, value in standardised], abs=1e-4)
+
+
+def test_the_leaderboard_ranks_the_similarity_part_with_the_similarity_runs(client, release, llama_folder):
+    shared = run_inline(
+        create_probe_run(release, register("tiny-llama", "causal_lm", llama_folder), config={"similarity": True})
+    )
+    plain = run_inline(create_probe_run(release, register("plain-llama", "causal_lm", llama_folder)))
+    alone = run_inline(create_probe_run(release, register("as-encoder", "transformer", llama_folder)))
+    assert {shared.status, plain.status, alone.status} == {ProbeRun.Status.DONE}
+
+    page = client.get("/probing/leaderboard/?release=1.0.0&all=1").content.decode()
+
+    assert "tiny-llama (same pass)" in page and "as-encoder" in page
+    assert "plain-llama" not in page  # a likelihood run without the part has no similarity measures
