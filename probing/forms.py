@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from probing.likelihood.scores import CAUSAL
 from probing.models import EmbeddingModel
 from releases.models import Release, version_key
 
@@ -60,7 +61,7 @@ class StartRunForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         model = data.get("model")
-        if data.get("similarity") and model is not None and model.kind != "causal_lm":
+        if data.get("similarity") and model is not None and model.kind != CAUSAL:
             self.add_error(
                 "similarity",
                 f"{model.name} is a {model.kind} model: only a causal language model's run gives both families "

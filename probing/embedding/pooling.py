@@ -248,6 +248,12 @@ def _vectors(
     ]
 
 
+def max_length_of(model_config, config: EmbedConfig) -> int:
+    """The tokens a text is cut to: the config's, at most the model's positions (every transformers backend)."""
+    positions = getattr(model_config, "max_position_embeddings", None)
+    return min(config.max_length, positions) if positions else config.max_length
+
+
 def hidden_state_count(model_config) -> int:
     """Hidden states a transformers model returns: the embedding output and one per layer."""
     for name in ("num_hidden_layers", "n_layers", "n_layer", "num_layers"):

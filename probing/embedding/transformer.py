@@ -26,6 +26,7 @@ from probing.embedding.pooling import (
     FastEncoder,
     hidden_state_count,
     in_text_batches,
+    max_length_of,
     pool_hidden_states,
     prepare_tokenizer,
     read_tokens,
@@ -141,5 +142,4 @@ class TransformerBackend:
         return self._fast
 
     def max_length(self, config: EmbedConfig) -> int:
-        positions = getattr(self.model_config, "max_position_embeddings", None)
-        return min(config.max_length, positions) if positions else config.max_length
+        return max_length_of(self.model_config, config)

@@ -149,7 +149,7 @@ class LanguageModel:
         return hidden_state_count(self.model_config)
 
     def max_length(self, config: EmbedConfig) -> int:
-        from probing.likelihood.shared_pass import max_length_of
+        from probing.embedding.pooling import max_length_of
 
         return max_length_of(self.model_config, config)
 

@@ -24,12 +24,6 @@ from probing.embedding.base import EmbedConfig, TextSpan, Vectors
 from probing.embedding.pooling import FastEncoder, pool_hidden_states
 
 
-def max_length_of(model_config, config: EmbedConfig) -> int:
-    """The tokens a text is cut to, as the ``transformer`` backend cuts it: the config's, at most the model's positions."""
-    positions = getattr(model_config, "max_position_embeddings", None)
-    return min(config.max_length, positions) if positions else config.max_length
-
-
 class PooledVectors:
     """The vectors of ``items`` pooled from the batches a scoring pass shows it (``causal_scores``' ``hidden``).
 

@@ -97,7 +97,7 @@ def measure_shard_similarity(run, shard, probes, scorer, texts, cache, stats, on
     vector_cache = DatabaseVectorCache(identity_hash(scorer.identity()), layer_dtype=config.sweep_storage, run=run.pk)
     scores, vectors, vector_stats = score_and_embed_cached(
         scorer,
-        [*texts, *(item.text for item in items)],
+        texts,
         items,
         config,
         cache,

@@ -34,14 +34,12 @@ def score_and_embed_cached(
 ) -> tuple[dict[str, TextScore], dict[TextSpan, Vectors], EngineStats]:
     """Each text's scores and each item's vectors: from the caches, else from one pass per chunk, stored as it goes.
 
-    ``texts`` are scored in context (no start token); every item's text must be among them.
+    ``texts`` are scored in context (no start token), and the items' texts with them (the same pass).
     The EngineStats count the vectors as a similarity run counts them (``embedded``: pooled now).
     """
     started = time.perf_counter()
-    unique = list(dict.fromkeys(texts))
     wanted = list(dict.fromkeys(items))
-    if stray := {item.text for item in wanted} - set(unique):
-        raise ValueError(f"{len(stray)} text(s) to embed are not among the texts scored")
+    unique = list(dict.fromkeys([*texts, *(item.text for item in wanted)]))
     found = scores_cache.get_many(unique, start_token=False)
     stats.cached += len(found)
     key_of = CacheKeys(scorer.identity(), config)
